@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { applyGrant } from '../credits/ledger.js';
+import type { Database, Subscription } from '../db/schema.js';
+import { bumpVersion } from '../db/versions.js';
+import { hashPassword } from './passwords.js';
+
+export interface AccountSummary {
+  account_id: string;
+  email: string;
+  balance: number;
+  subscription: Subscription;
+}
+
+/** A request the operator got wrong: the message is shown as it is. */
+export class AccountError extends Error {}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CreateAccountInput {
+  email: string;
+  credits?: number;
+  password?: string;
+  subscription?: Subscription;
+  now: Date;
+}
+
+/** Creates an account; its opening credits are a ledger grant like any other. */
+export async function createAccount(db: Kysely<Database>, input: CreateAccountInput): Promise<AccountSummary> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL_RE.test(email)) throw new AccountError(`"${input.email}" is not an email address`);
+  const credits = input.credits ?? 0;
+  if (!Number.isSafeInteger(credits) || credits < 0) throw new AccountError('--credits must be a whole number ≥ 0');
+  if (input.password !== undefined && input.password.length < 8) {
+    throw new AccountError('--password must be at least 8 characters');
+  }
+  const existing = await db.selectFrom('accounts').select('account_id').where('email', '=', email).executeTakeFirst();
+  if (existing !== undefined) throw new AccountError(`an account with email ${email} exists already`);
+  const accountId = randomUUID();
+  const at = input.now.toISOString();
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const subscription = input.subscription ?? 'revenues';
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('accounts')
+      .values({
+        account_id: accountId,
+        email,
+        balance: 0,
+        subscription,
+        password_hash: passwordHash,
+        created_at: at,
+      })
+      .execute();
+      const balance = credits > 0 ? await applyGrant(trx, accountId, credits, at) : 0;
+      return { account_id: accountId, email, balance, subscription };
+    });
+  } catch (error) {
+    // A concurrent create of the same email loses on the unique constraint.
+    if (await findAccount(db, email)) throw new AccountError(`an account with email ${email} exists already`);
+    throw error;
+  }
+}
+
+/** Finds an account by email or account id. */
+export async function findAccount(db: Kysely<Database>, emailOrId: string): Promise<AccountSummary | undefined> {
+  const query = db.selectFrom('accounts').select(['account_id', 'email', 'balance', 'subscription']);
+  const row = UUID_RE.test(emailOrId)
+    ? await query.where('account_id', '=', emailOrId.toLowerCase()).executeTakeFirst()
+    : await query.where('email', '=', emailOrId.trim().toLowerCase()).executeTakeFirst();
+  return row === undefined ? undefined : { ...row, balance: Number(row.balance) };
+}
+
+export async function requireAccount(db: Kysely<Database>, emailOrId: string): Promise<AccountSummary> {
+  const account = await findAccount(db, emailOrId);
+  if (account === undefined) throw new AccountError(`no account ${emailOrId}`);
+  return account;
+}
+
+/** Changes a subscription; every instance drops its cached view of the account's keys. */
+export async function setSubscription(db: Kysely<Database>, accountId: string, subscription: Subscription): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('accounts').set({ subscription }).where('account_id', '=', accountId).execute();
+    await bumpVersion(trx, 'auth');
+  });
+}

@@ -1,0 +1,18 @@
+import type { KeyVerifier } from './auth/verify-key.js';
+import type { Catalog } from './catalog/catalog.js';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import type { RevenueCache } from './revenues/revenue-data.js';
+
+/** Everything a request handler may use, built once by {@link buildApp} from a config. */
+export interface AppContext {
+  readonly config: Config;
+  readonly db: Db;
+  readonly clock: () => Date;
+  /** The current catalog; rebuilt after an import anywhere moves the data version. */
+  catalog(): Promise<Catalog>;
+  readonly revenues: RevenueCache;
+  readonly verifier: KeyVerifier;
+  /** True when the key's last-use stamp is due (at most once a minute), to keep writes rare. */
+  keyUseDue(keyId: string): boolean;
+}

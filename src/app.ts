@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.js';
+import { KeyVerifier } from './auth/verify-key.js';
+import { type Catalog, loadCatalog } from './catalog/catalog.js';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { signingSecret } from './db/migrate.js';
+import { VersionWatcher } from './db/versions.js';
+import { installErrorHandling } from './http/errors.js';
+import { companiesRoutes } from './http/routes/companies.js';
+import { openapiRoute } from './http/routes/openapi.js';
+import { pagesRoutes } from './http/routes/pages.js';
+import { revenuesRoute } from './http/routes/revenues.js';
+import { registerOpenApi } from './http/swagger.js';
+import { loadCompanyRevenues, RevenueCache } from './revenues/revenue-data.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** A migrated database; the app does not close it. */
+  db: Db;
+  clock?: () => Date;
+  /** Pino options, or false for a silent app (tests). */
+  logger?: boolean | object;
+}
+
+const KEY_TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * The composition root: builds a complete, independent app from a config and a database, so tests
+ * run many apps side by side. Nothing here is module-level state.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const clock = options.clock ?? (() => new Date());
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    genReqId: () => randomUUID(),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const secret = await signingSecret(db.kysely, config.secret);
+  const verifier = new KeyVerifier(db.kysely, secret, clock);
+  const revenues = new RevenueCache((companyId) => loadCompanyRevenues(db.kysely, companyId, config.publicUrl));
+  let catalog: Promise<Catalog> | undefined;
+  const lastTouch = new Map<string, number>();
+  const ctx: AppContext = {
+    config,
+    db,
+    clock,
+    catalog: () => {
+      if (catalog === undefined) {
+        const loading = loadCatalog(db.kysely);
+        loading.catch(() => {
+          if (catalog === loading) catalog = undefined;
+        });
+        catalog = loading;
+      }
+      return catalog;
+    },
+    revenues,
+    verifier,
+    keyUseDue: (keyId) => {
+      const now = clock().getTime();
+      const last = lastTouch.get(keyId);
+      if (last !== undefined && now - last < KEY_TOUCH_INTERVAL_MS) return false;
+      if (lastTouch.size > 100_000) lastTouch.clear();
+      lastTouch.set(keyId, now);
+      return true;
+    },
+  };
+
+  const watcher = new VersionWatcher(db.kysely, config.syncIntervalMs, (error) => app.log.error({ err: error }, 'version check failed'));
+  watcher.onChange((name) => {
+    if (name === 'auth') verifier.invalidate();
+    if (name === 'data') {
+      catalog = undefined;
+      revenues.clear();
+    }
+  });
+  await watcher.start();
+  app.addHook('onClose', async () => watcher.stop());
+
+  app.decorateRequest('caller', null);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  await registerOpenApi(app, config.publicUrl);
+  await app.register(revenuesRoute(ctx));
+  await app.register(companiesRoutes(ctx));
+  await app.register(openapiRoute);
+  await app.register(pagesRoutes(ctx));
+  return app;
+}

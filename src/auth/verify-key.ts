@@ -1,0 +1,116 @@
+import { timingSafeEqual } from 'node:crypto';
+import { errors, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database, Subscription } from '../db/schema.js';
+import { KEY_ALGORITHM } from './api-keys.js';
+import { TEST_TOKEN } from './test-token.js';
+
+/** Why a credential was refused, checked in this order. */
+export type AuthFailure = 'missing' | 'malformed' | 'bad_signature' | 'bad_algorithm' | 'expired' | 'revoked';
+
+export type AuthResult =
+  | { ok: true; mode: 'test' }
+  | { ok: true; mode: 'account'; accountId: string; keyId: string; subscription: Subscription }
+  | { ok: false; failure: AuthFailure };
+
+interface Claims {
+  accountId: string;
+  keyId: string;
+  /** Seconds since the epoch, or undefined when the key does not expire. */
+  exp: number | undefined;
+}
+
+interface KeyState {
+  accountId: string;
+  revoked: boolean;
+  subscription: Subscription;
+}
+
+const TEST_TOKEN_BYTES = Buffer.from(TEST_TOKEN);
+const CLAIMS_CAPACITY = 50_000;
+
+function isTestToken(token: string): boolean {
+  const bytes = Buffer.from(token);
+  return bytes.length === TEST_TOKEN_BYTES.length && timingSafeEqual(bytes, TEST_TOKEN_BYTES);
+}
+
+/**
+ * Verifies `Authorization: Bearer <key>`. Verified claims are cached by token (their signature
+ * cannot change) and key states by key id until the auth version moves, which every revocation
+ * bumps; so the hot path needs no database read and a revocation still takes effect at once.
+ */
+export class KeyVerifier {
+  readonly #secret: Uint8Array;
+  readonly #claims = new Map<string, Claims>();
+  #states = new Map<string, KeyState>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    secret: string,
+    private readonly clock: () => Date,
+  ) {
+    this.#secret = new TextEncoder().encode(secret);
+  }
+
+  /** Forgets every cached key state (revocations, subscriptions), not the verified signatures. */
+  invalidate(): void {
+    this.#states = new Map();
+  }
+
+  async verify(header: string | undefined): Promise<AuthResult> {
+    if (header === undefined || header === '') return { ok: false, failure: 'missing' };
+    const match = /^Bearer ([A-Za-z0-9_\-.=]+)$/.exec(header);
+    const token = match?.[1];
+    if (token === undefined) return { ok: false, failure: 'malformed' };
+    if (isTestToken(token)) return { ok: true, mode: 'test' };
+    let claims = this.#claims.get(token);
+    if (claims === undefined) {
+      const verified = await this.#verifyToken(token);
+      if (!verified.ok) return verified;
+      claims = verified.claims;
+      if (this.#claims.size >= CLAIMS_CAPACITY) this.#claims.clear();
+      this.#claims.set(token, claims);
+    }
+    if (claims.exp !== undefined && claims.exp * 1000 <= this.clock().getTime()) return { ok: false, failure: 'expired' };
+    const state = await this.#state(claims.keyId);
+    if (state === undefined || state.revoked || state.accountId !== claims.accountId) {
+      return { ok: false, failure: 'revoked' };
+    }
+    return { ok: true, mode: 'account', accountId: claims.accountId, keyId: claims.keyId, subscription: state.subscription };
+  }
+
+  async #verifyToken(token: string): Promise<{ ok: true; claims: Claims } | { ok: false; failure: AuthFailure }> {
+    try {
+      const { payload } = await jwtVerify(token, this.#secret, {
+        algorithms: [KEY_ALGORITHM],
+        currentDate: this.clock(),
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') return { ok: false, failure: 'malformed' };
+      return { ok: true, claims: { accountId: payload.sub, keyId: payload.jti, exp: payload.exp } };
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) return { ok: false, failure: 'expired' };
+      if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+        return { ok: false, failure: 'bad_algorithm' };
+      }
+      if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, failure: 'bad_signature' };
+      return { ok: false, failure: 'malformed' };
+    }
+  }
+
+  async #state(keyId: string): Promise<KeyState | undefined> {
+    const states = this.#states;
+    const cached = states.get(keyId);
+    if (cached !== undefined) return cached;
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.account_id', 'k.account_id')
+      .select(['k.account_id', 'k.revoked_at', 'a.subscription'])
+      .where('k.key_id', '=', keyId)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const state = { accountId: row.account_id, revoked: row.revoked_at !== null, subscription: row.subscription };
+    // Only remember it if no invalidation happened while we read.
+    if (states === this.#states) states.set(keyId, state);
+    return state;
+  }
+}

@@ -1,0 +1,153 @@
+import { gzipSync } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { SearchIndex } from './search.js';
+
+/** The company record of the API (spec §2.2): exactly these five fields. */
+export interface CompanyRecord {
+  company_id: string;
+  company_name: string;
+  ticker: string;
+  mic_code: string;
+  country: string | null;
+}
+
+export interface Listing {
+  readonly companyId: string;
+  readonly ticker: string;
+  readonly micCode: string;
+  readonly isin: string | null;
+  readonly isPrimary: boolean;
+  readonly addedSeq: number;
+}
+
+export interface Company {
+  readonly companyId: string;
+  readonly name: string;
+  readonly country: string | null;
+  readonly lei: string | null;
+  /** Primary listing first, then in the order they were added. */
+  readonly listings: readonly Listing[];
+}
+
+/**
+ * An immutable picture of every company and listing, built from one read of the database. The
+ * service answers identifier lookups, search and the company list from it; it is replaced as a
+ * whole when an import moves the data version.
+ */
+export class Catalog {
+  readonly #byId = new Map<string, Company>();
+  readonly #byTicker = new Map<string, Listing[]>();
+  readonly #byIsin = new Map<string, Listing>();
+  readonly #byLei = new Map<string, Company>();
+  readonly #records = new Map<string, CompanyRecord>();
+  readonly search: SearchIndex;
+  /** The whole company list as JSON text and gzip, built once per catalog. */
+  readonly listJson: string;
+  readonly listGzip: Buffer;
+
+  constructor(companies: readonly Company[]) {
+    const all: CompanyRecord[] = [];
+    for (const c of companies) {
+      this.#byId.set(c.companyId, c);
+      if (c.lei !== null) this.#byLei.set(c.lei, c);
+      for (const l of c.listings) {
+        const key = l.ticker.toUpperCase();
+        const list = this.#byTicker.get(key) ?? [];
+        list.push(l);
+        this.#byTicker.set(key, list);
+        if (l.isin !== null) this.#byIsin.set(l.isin, l);
+      }
+      const primary = c.listings[0];
+      if (primary === undefined) continue;
+      const record = {
+        company_id: c.companyId,
+        company_name: c.name,
+        ticker: primary.ticker,
+        mic_code: primary.micCode,
+        country: c.country,
+      };
+      this.#records.set(c.companyId, record);
+      all.push(record);
+    }
+    for (const list of this.#byTicker.values()) list.sort(compareListings);
+    this.search = new SearchIndex(
+      companies.map((c) => ({ companyId: c.companyId, name: c.name, tickers: c.listings.map((l) => l.ticker) })),
+    );
+    this.listJson = JSON.stringify(all);
+    this.listGzip = gzipSync(this.listJson);
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  byId(companyId: string): Company | undefined {
+    return this.#byId.get(companyId);
+  }
+
+  byIsin(isin: string): Company | undefined {
+    const l = this.#byIsin.get(isin);
+    return l === undefined ? undefined : this.#byId.get(l.companyId);
+  }
+
+  byLei(lei: string): Company | undefined {
+    return this.#byLei.get(lei);
+  }
+
+  /**
+   * The company trading under `ticker` (any case). With a MIC, the listing on that market; without
+   * one, "the first matching ticker": a primary listing before others, then the earliest added.
+   */
+  byTicker(ticker: string, micCode?: string): Company | undefined {
+    const listings = this.#byTicker.get(ticker.toUpperCase());
+    if (listings === undefined) return undefined;
+    const hit = micCode === undefined ? listings[0] : listings.find((l) => l.micCode === micCode);
+    return hit === undefined ? undefined : this.#byId.get(hit.companyId);
+  }
+
+  record(companyId: string): CompanyRecord | undefined {
+    return this.#records.get(companyId);
+  }
+}
+
+function compareListings(a: Listing, b: Listing): number {
+  if (a.isPrimary !== b.isPrimary) return a.isPrimary ? -1 : 1;
+  return a.addedSeq - b.addedSeq;
+}
+
+/** Reads every company and listing into a new {@link Catalog}. */
+export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
+  const [companies, listings] = await Promise.all([
+    db.selectFrom('companies').select(['company_id', 'name', 'country', 'lei']).orderBy('company_id').execute(),
+    db
+      .selectFrom('listings')
+      .select(['company_id', 'ticker', 'mic_code', 'isin', 'is_primary', 'added_seq'])
+      .orderBy('company_id')
+      .orderBy('is_primary', 'desc')
+      .orderBy('added_seq')
+      .execute(),
+  ]);
+  const byCompany = new Map<string, Listing[]>();
+  for (const l of listings) {
+    const list = byCompany.get(l.company_id) ?? [];
+    list.push({
+      companyId: l.company_id,
+      ticker: l.ticker,
+      micCode: l.mic_code,
+      isin: l.isin,
+      isPrimary: Number(l.is_primary) === 1,
+      addedSeq: Number(l.added_seq),
+    });
+    byCompany.set(l.company_id, list);
+  }
+  return new Catalog(
+    companies.map((c) => ({
+      companyId: c.company_id,
+      name: c.name,
+      country: c.country,
+      lei: c.lei,
+      listings: byCompany.get(c.company_id) ?? [],
+    })),
+  );
+}

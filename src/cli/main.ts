@@ -1,0 +1,144 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { AccountError, createAccount, requireAccount } from '../accounts/accounts.js';
+import { createKey, KeyError, revokeKey } from '../auth/api-keys.js';
+import { TEST_TOKEN } from '../auth/test-token.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { grantCredits } from '../credits/ledger.js';
+import { signingSecret } from '../db/migrate.js';
+import { ImportError } from '../ingest/bundle-files.js';
+import { openDatabase } from './open-database.js';
+import { runImport } from './run-import.js';
+import { serve } from './serve.js';
+
+/** A failure to report on one stderr line with a non-zero exit. */
+class CliError extends Error {}
+
+function print(value: object): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+function wholeNumber(name: string, min: number) {
+  return (value: string): number => {
+    if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min) {
+      throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}.`);
+    }
+    return Number(value);
+  };
+}
+
+/** Runs one command against the configured database and closes it afterwards. */
+async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const opened = await openDatabase(loadConfig());
+  try {
+    return await run(opened);
+  } finally {
+    await opened.db.close();
+  }
+}
+
+const program = new Command()
+  .name('corpdata')
+  .description('Operator interface of corpdata. Every command prints one JSON object on success.')
+  .showHelpAfterError()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+program
+  .command('serve')
+  .description('Serve the HTTP API (PORT, default 8080; HOST, default 0.0.0.0).')
+  .action(() => serve(loadConfig()));
+
+program
+  .command('migrate')
+  .description('Create or upgrade the schema (a fresh database gets the demo data unless CORPDATA_DEMO=off).')
+  .action(() => withDatabase(async ({ applied, seeded }) => print({ migrated: applied, seeded })));
+
+program
+  .command('import')
+  .argument('<dir>', 'bundle folder')
+  .description('Import a bundle, whole or not at all.')
+  .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir))));
+
+const accounts = program.command('accounts').description('Manage accounts.');
+accounts
+  .command('create')
+  .requiredOption('--email <email>', 'email address (unique)')
+  .option('--credits <n>', 'opening credits', wholeNumber('--credits', 0), 0)
+  .option('--password <password>', 'console password (at least 8 characters)')
+  .option('--no-subscription', 'no subscription to the revenues dataset')
+  .action((opts: { email: string; credits: number; password?: string; subscription: boolean }) =>
+    withDatabase(async ({ db }) => {
+      const a = await createAccount(db.kysely, {
+        email: opts.email,
+        credits: opts.credits,
+        ...(opts.password === undefined ? {} : { password: opts.password }),
+        subscription: opts.subscription ? 'revenues' : 'none',
+        now: new Date(),
+      });
+      print({ account_id: a.account_id, email: a.email, balance: a.balance });
+    }),
+  );
+accounts
+  .command('show')
+  .argument('<account>', 'email or account id')
+  .action((who: string) => withDatabase(async ({ db }) => print(await requireAccount(db.kysely, who))));
+
+program
+  .command('credits')
+  .description('Manage credits.')
+  .command('grant')
+  .argument('<account>', 'email or account id')
+  .argument('<n>', 'credits to add', wholeNumber('N', 1))
+  .action((who: string, n: number) =>
+    withDatabase(async ({ db }) => {
+      const account = await requireAccount(db.kysely, who);
+      print({ balance: await grantCredits(db.kysely, account.account_id, n, new Date().toISOString()) });
+    }),
+  );
+
+const keys = program.command('keys').description('Manage API keys.');
+keys
+  .command('create')
+  .argument('<account>', 'email or account id')
+  .option('--name <name>', 'a name to recognise the key by', 'default')
+  .option('--expires-in <seconds>', 'expire the key after this many seconds', wholeNumber('--expires-in', 1))
+  .action((who: string, opts: { name: string; expiresIn?: number }) =>
+    withDatabase(async ({ db }) => {
+      const account = await requireAccount(db.kysely, who);
+      const secret = await signingSecret(db.kysely, loadConfig().secret);
+      const key = await createKey(db.kysely, {
+        accountId: account.account_id,
+        name: opts.name,
+        secret,
+        now: new Date(),
+        ...(opts.expiresIn === undefined ? {} : { expiresInSeconds: opts.expiresIn }),
+      });
+      print(key);
+    }),
+  );
+keys
+  .command('revoke')
+  .argument('<key_id>', 'the key id (the JWT jti)')
+  .action((keyId: string) =>
+    withDatabase(async ({ db }) => {
+      if (!(await revokeKey(db.kysely, keyId, new Date()))) throw new CliError(`no key ${keyId}`);
+      print({ key_id: keyId, revoked: true });
+    }),
+  );
+
+program
+  .command('test-token')
+  .description('Print the fixed test token (mock data, no charge).')
+  .action(() => print({ test_token: TEST_TOKEN }));
+
+const KNOWN = [CliError, ConfigError, AccountError, KeyError];
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof ImportError) {
+    process.stderr.write(`import refused, nothing was written:\n${error.message}\n`);
+  } else if (KNOWN.some((k) => error instanceof k)) {
+    process.stderr.write(`corpdata: ${(error as Error).message}\n`);
+  } else {
+    process.stderr.write(`corpdata: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exitCode = 1;
+});

@@ -1,0 +1,72 @@
+/**
+ * The one configuration object of a corpdata process, parsed once from the environment at start
+ * and frozen. Everything else receives it; nothing reads `process.env` on its own.
+ */
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export interface Config {
+  readonly database: DatabaseConfig;
+  /** JWT signing secret; when absent the database keeps a generated one. */
+  readonly secret: string | undefined;
+  /** Base of every `traceability_source_url`, without a trailing slash. */
+  readonly publicUrl: string;
+  /** Seed a fresh database with the demo bundle. */
+  readonly demo: boolean;
+  readonly port: number;
+  readonly host: string;
+  /** How often an instance looks for imports and revocations made elsewhere. */
+  readonly syncIntervalMs: number;
+  readonly logLevel: string;
+  /** PostgreSQL pool size and per-statement timeout. */
+  readonly poolSize: number;
+  readonly statementTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function parseDatabase(value: string | undefined): DatabaseConfig {
+  const raw = value === undefined || value === '' ? 'sqlite:./data/corpdata.db' : value;
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError('CORPDATA_DATABASE: sqlite: needs a file path, e.g. sqlite:./data/corpdata.db');
+    return { kind: 'sqlite', path };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return { kind: 'postgres', url: raw };
+  throw new ConfigError(`CORPDATA_DATABASE must start with sqlite: or postgres:// (got "${raw.split(':')[0]}:…")`);
+}
+
+function parseInteger(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^[0-9]+$/.test(value)) throw new ConfigError(`${name} must be a whole number`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError(`${name} must be on or off`);
+}
+
+/** Reads the environment into a frozen {@link Config}; throws {@link ConfigError} naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const publicUrl = (env.CORPDATA_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('CORPDATA_PUBLIC_URL must be an http(s) URL');
+  const secret = env.CORPDATA_SECRET === '' ? undefined : env.CORPDATA_SECRET;
+  return Object.freeze({
+    database: Object.freeze(parseDatabase(env.CORPDATA_DATABASE)),
+    secret,
+    publicUrl,
+    demo: parseSwitch('CORPDATA_DEMO', env.CORPDATA_DEMO, true),
+    port: parseInteger('PORT', env.PORT, 8080, 0, 65535),
+    host: env.HOST === undefined || env.HOST === '' ? '0.0.0.0' : env.HOST,
+    syncIntervalMs: parseInteger('CORPDATA_SYNC_INTERVAL_MS', env.CORPDATA_SYNC_INTERVAL_MS, 250, 10, 60_000),
+    logLevel: env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? 'info' : env.LOG_LEVEL,
+    poolSize: parseInteger('CORPDATA_POOL_SIZE', env.CORPDATA_POOL_SIZE, 10, 1, 1000),
+    statementTimeoutMs: parseInteger('CORPDATA_STATEMENT_TIMEOUT_MS', env.CORPDATA_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000),
+  });
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Dialect = DatabaseConfig['kind'];
+
+/** A Kysely handle plus the one fact the few dialect branches need. */
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+const PG_INT8 = 20;
+
+/** BIGINT columns hold credits and values: numbers, refused if beyond JavaScript's safe range. */
+function parseInt8(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`integer ${text} is beyond the safe range`);
+  return n;
+}
+
+export interface ConnectOptions {
+  poolSize?: number;
+  statementTimeoutMs?: number;
+}
+
+/** Opens the configured database; SQLite in WAL mode, PostgreSQL through a bounded pool. */
+export function connect(config: DatabaseConfig, options: ConnectOptions = {}): Db {
+  if (config.kind === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const sqlite = new SqliteDatabase(config.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    // Another process (the CLI next to a running server) may hold the write lock briefly.
+    sqlite.pragma('busy_timeout = 10000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: options.poolSize ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? 5000,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === PG_INT8 ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Db } from './connect.js';
+import * as initial from './migrations/001-initial.js';
+import type { Database } from './schema.js';
+
+function provider(db: Db): MigrationProvider {
+  const bind = (m: { up(db: Kysely<unknown>, dialect: Db['dialect']): Promise<void> }): Migration => ({
+    up: (k) => m.up(k, db.dialect),
+  });
+  return { getMigrations: async () => ({ '001-initial': bind(initial) }) };
+}
+
+export interface MigrateResult {
+  /** True when this call created the schema: the database was empty. */
+  created: boolean;
+  applied: string[];
+}
+
+/** Creates or upgrades the schema; safe to run from several processes at once (Kysely locks). */
+export async function migrate(db: Db): Promise<MigrateResult> {
+  const migrator = new Migrator({ db: db.kysely, provider: provider(db) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error;
+  const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return { created: applied.includes('001-initial'), applied };
+}
+
+/** Reads a setting; undefined when never set. */
+export async function readSetting(db: Kysely<Database>, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
+  return row?.value;
+}
+
+/** Sets a setting only if unset, returning the value that holds afterwards (first writer wins). */
+export async function settleSetting(db: Kysely<Database>, name: string, value: string): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const settled = await readSetting(db, name);
+  if (settled === undefined) throw new Error(`setting ${name} vanished`);
+  return settled;
+}
+
+/** The JWT signing secret: the configured one, else one generated once and kept in the database. */
+export async function signingSecret(db: Kysely<Database>, configured: string | undefined): Promise<string> {
+  if (configured !== undefined) return configured;
+  return settleSetting(db, 'jwt_secret', randomBytes(32).toString('base64url'));
+}

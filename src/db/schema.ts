@@ -1,0 +1,134 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types of the corpdata schema. Timestamps are ISO 8601 UTC strings and money and values
+ * are integers (BIGINT), identical on SQLite and PostgreSQL.
+ */
+export interface Database {
+  versions: VersionTable;
+  settings: SettingTable;
+  companies: CompanyTable;
+  listings: ListingTable;
+  documents: DocumentTable;
+  revenue_points: RevenuePointTable;
+  fx_rates: FxRateTable;
+  accounts: AccountTable;
+  api_keys: ApiKeyTable;
+  ledger: LedgerTable;
+  purchases: PurchaseTable;
+  console_sessions: ConsoleSessionTable;
+}
+
+/** Counters bumped by writers so every instance notices imports and revocations. */
+export interface VersionTable {
+  name: string;
+  version: number;
+}
+
+export interface SettingTable {
+  name: string;
+  value: string;
+}
+
+export interface CompanyTable {
+  company_id: string;
+  name: string;
+  country: string | null;
+  lei: string | null;
+}
+
+export interface ListingTable {
+  company_id: string;
+  ticker: string;
+  mic_code: string;
+  isin: string | null;
+  is_primary: number;
+  /** Order in which listings were added; breaks ties between listings of one ticker. */
+  added_seq: number;
+}
+
+export type DocumentStatus = 'pending' | 'processed' | 'failed';
+
+export interface DocumentTable {
+  document_id: string;
+  company_id: string;
+  title: string;
+  source_url: string;
+  published_on: string;
+  reporting_period: number;
+  status: DocumentStatus;
+}
+
+export interface RevenuePointTable {
+  point_id: string;
+  company_id: string;
+  document_id: string;
+  reporting_period: number;
+  original_value: number | null;
+  original_ccy: string;
+  value_usd: number;
+  /** USD per unit of original_ccy as an exact decimal string; "1" for USD. */
+  fx_rate: string;
+  fx_source: string;
+}
+
+export interface FxRateTable {
+  currency: string;
+  year: number;
+  usd_per_unit: string;
+  source: string;
+}
+
+export type Subscription = 'revenues' | 'none';
+
+export interface AccountTable {
+  account_id: string;
+  email: string;
+  balance: number;
+  subscription: Subscription;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  key_id: string;
+  account_id: string;
+  name: string;
+  /** First characters of the key's signature, enough to recognise it, useless to forge it. */
+  display_prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export type LedgerKind = 'grant' | 'charge';
+
+export interface LedgerTable {
+  entry_id: Generated<number>;
+  account_id: string;
+  amount: number;
+  balance_after: number;
+  kind: LedgerKind;
+  endpoint: string | null;
+  key_id: string | null;
+  company_id: string | null;
+  reporting_period: number | null;
+  request_id: string | null;
+  created_at: string;
+}
+
+export interface PurchaseTable {
+  account_id: string;
+  company_id: string;
+  reporting_period: number;
+  created_at: string;
+}
+
+export interface ConsoleSessionTable {
+  session_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}

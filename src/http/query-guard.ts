@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from './errors.js';
+
+interface QueryProperty {
+  type?: string;
+  anyOf?: Array<{ type?: string }>;
+}
+
+function isInteger(p: QueryProperty): boolean {
+  return p.type === 'integer' || (p.anyOf?.length ?? 0) > 0 && (p.anyOf ?? []).every((s) => s.type === 'integer');
+}
+
+/**
+ * Checks what the schema validator cannot say clearly, before it runs: unknown names (typos such
+ * as `reporting_year`), a parameter given twice, an empty value, and integers written as anything
+ * but plain digits ("2020.0", "0x7e4", " 2020"). Each refusal names the parameter.
+ */
+export async function queryGuard(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema?.querystring as
+    | { properties?: Record<string, QueryProperty & { description?: string }> }
+    | undefined;
+  const properties = schema?.properties ?? {};
+  const query = request.query as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) {
+    const property = properties[name];
+    if (property === undefined) throw badRequest(`Unknown parameter '${name}'.`);
+    if (Array.isArray(value)) throw badRequest(`Parameter '${name}' is given more than once.`);
+    if (value === '') throw badRequest(`Parameter '${name}' is empty.`);
+    if (isInteger(property) && !/^-?[0-9]{1,9}$/.test(String(value))) {
+      throw badRequest(`Invalid parameter '${name}': ${property.description ?? 'it must be an integer.'}`);
+    }
+  }
+}

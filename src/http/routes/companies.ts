@@ -1,0 +1,115 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import type { CompanyRecord } from '../../catalog/catalog.js';
+import { SEARCH_LIMIT } from '../../catalog/search.js';
+import { charge } from '../../credits/charge.js';
+import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
+import { mockList, mockSearch } from '../../mock/mock-data.js';
+import { authHook, type Caller, callerOf } from '../auth-hook.js';
+import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from '../errors.js';
+import { queryGuard } from '../query-guard.js';
+import { CompanyRecordSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
+
+export const SearchQuery = Type.Object(
+  { query: Type.String({ minLength: 1, maxLength: 100, description: 'text of 1 to 100 characters.' }) },
+  { additionalProperties: false },
+);
+export type SearchQuery = Static<typeof SearchQuery>;
+
+const companyArray = (description: string) => ({
+  description,
+  headers: CreditHeaders,
+  content: { 'application/json': { schema: Type.Array(CompanyRecordSchema) } },
+});
+
+const searchSchema = {
+  operationId: 'searchCompanies',
+  summary: 'Find companies by name or ticker (Beta)',
+  description:
+    `At most ${SEARCH_LIMIT} companies, most relevant first: exact ticker, exact name, whole words, prefixes, inside a word, then fuzzy matches. ` +
+    'Case-, accent- and legal-suffix-insensitive. Costs 1 credit.',
+  tags: ['companies'],
+  security: [{ bearerAuth: [] }],
+  querystring: SearchQuery,
+  response: {
+    200: companyArray(`Up to ${SEARCH_LIMIT} companies, most relevant first.`),
+    ...commonErrors,
+    402: textResponse('Insufficient credits; nothing was charged.', CreditHeaders),
+  },
+};
+
+const listSchema = {
+  operationId: 'listCompanies',
+  summary: 'Every company (Beta)',
+  description: 'All companies in one array; served gzip-compressed when the client accepts it. Costs 100 credits.',
+  tags: ['companies'],
+  security: [{ bearerAuth: [] }],
+  querystring: Type.Object({}, { additionalProperties: false }),
+  response: {
+    200: companyArray('Every company.'),
+    ...commonErrors,
+    402: textResponse('Insufficient credits; nothing was charged.', CreditHeaders),
+  },
+};
+
+/** Charges an account call to a company endpoint; test-mode calls are free and touch nothing. */
+async function bill(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, caller: Caller, endpoint: string, price: number): Promise<void> {
+  if (caller.mode === 'test') {
+    reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
+    return;
+  }
+  const result = await charge(ctx.db.kysely, {
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    endpoint,
+    price,
+    requestId: request.id,
+    at: ctx.clock().toISOString(),
+    touchKey: ctx.keyUseDue(caller.keyId),
+  });
+  if (!result.ok) {
+    throw new ApiError('insufficient_credits', `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`, result);
+  }
+  reply.header(CREDIT_COST_HEADER, result.cost).header(CREDIT_BALANCE_HEADER, result.balance);
+}
+
+export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Querystring: SearchQuery }>(
+      '/api/v1/companies/search',
+      { schema: searchSchema, onRequest: authHook(ctx), preValidation: queryGuard },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        let records: CompanyRecord[];
+        if (caller.mode === 'test') records = mockSearch(request.query.query);
+        else {
+          const catalog = await ctx.catalog();
+          records = catalog.search.search(request.query.query).flatMap((id) => catalog.record(id) ?? []);
+        }
+        await bill(ctx, request, reply, caller, 'companies/search', SEARCH_CREDITS);
+        return reply.send(records);
+      },
+    );
+
+    app.get(
+      '/api/v1/companies/list',
+      { schema: listSchema, onRequest: authHook(ctx), preValidation: queryGuard },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        if (caller.mode === 'test') {
+          await bill(ctx, request, reply, caller, 'companies/list', LIST_CREDITS);
+          return reply.send(mockList());
+        }
+        const catalog = await ctx.catalog();
+        await bill(ctx, request, reply, caller, 'companies/list', LIST_CREDITS);
+        // The list is serialized and compressed once per catalog, not once per call.
+        reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+        if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+          return reply.header('content-encoding', 'gzip').send(catalog.listGzip);
+        }
+        return reply.send(catalog.listJson);
+      },
+    );
+  };
+}

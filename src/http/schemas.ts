@@ -1,0 +1,56 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { CURRENCIES } from '../revenues/currencies.js';
+
+/** Schemas shared by the routes; the OpenAPI document is generated from these same objects. */
+export const PlainText = Type.String({ description: 'Plain-text explanation.' });
+
+export const CreditHeaders = {
+  'X-Credit-Cost': Type.Integer({ description: 'Credits this request consumed (or would have).' }),
+  'X-Credit-Balance': Type.Integer({ description: 'Credits remaining on the account after the request.' }),
+} as const;
+
+export const RequestIdHeader = {
+  'X-Request-Id': Type.String({ description: 'Unique id of this request, also in the server log.' }),
+} as const;
+
+export const CompanyRecordSchema = Type.Object(
+  {
+    company_id: Type.String({ format: 'uuid', description: 'Internal company identifier.' }),
+    company_name: Type.String(),
+    ticker: Type.String({ description: 'Ticker of the primary listing.' }),
+    mic_code: Type.String({ description: 'MIC of the primary listing.' }),
+    country: Type.Union([Type.String(), Type.Null()], { description: 'Country name; null when unknown.' }),
+  },
+  { additionalProperties: false, title: 'CompanyRecord' },
+);
+
+export const RevenueRecordSchema = Type.Object(
+  {
+    year_of_disclosure: Type.Integer({ description: 'Year the source document was published.' }),
+    reporting_period: Type.Integer(),
+    metric: Type.Literal('Total Revenue'),
+    value: Type.Integer({ description: 'Total revenue in USD.' }),
+    ccy: Type.Literal('USD'),
+    original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'Revenue as reported, in original_ccy.' }),
+    original_ccy: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+    company_id: Type.String({ format: 'uuid' }),
+    document_id: Type.String({ format: 'uuid' }),
+    traceability_source_url: Type.String({ format: 'uri' }),
+  },
+  { additionalProperties: false, title: 'RevenueRecord' },
+);
+
+/** A plain-text error response, optionally with credit headers. */
+export function textResponse(description: string, headers?: Record<string, TSchema>) {
+  return {
+    description,
+    content: { 'text/plain': { schema: PlainText } },
+    ...(headers === undefined ? {} : { headers }),
+  };
+}
+
+export const commonErrors = {
+  400: textResponse('Bad request: the body names the parameter and its rule.'),
+  401: textResponse('Missing, malformed, expired or revoked API key.'),
+  500: textResponse('Internal server error; the body carries the request id.'),
+} as const;

@@ -1,0 +1,29 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { TEST_TOKEN } from '../auth/test-token.js';
+
+/** Registers OpenAPI generation; must run before the routes are added. */
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Corporate Data API: Revenues and Company Lookup',
+        version: '1.0.0',
+        description:
+          'Revenue figures of listed companies standardized to USD, each traceable to its source document, and company lookup. ' +
+          `Every call is billed in credits. Beta. Test mode: send "Authorization: Bearer ${TEST_TOKEN}" for free, deterministic mock data.`,
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+      tags: [
+        { name: 'revenues', description: 'Revenue data points' },
+        { name: 'companies', description: 'Company identification' },
+      ],
+    },
+  });
+}

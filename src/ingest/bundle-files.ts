@@ -1,0 +1,29 @@
+/** The files of an import bundle (DESIGN §5) and their columns, in import order. */
+export const BUNDLE_FILES = {
+  'fx_rates.csv': ['currency', 'year', 'usd_per_unit', 'source'],
+  'companies.csv': ['company_id', 'name', 'country', 'lei', 'ticker', 'mic_code', 'isin'],
+  'listings.csv': ['company_id', 'ticker', 'mic_code', 'isin'],
+  'documents.csv': ['document_id', 'company_id', 'title', 'source_url', 'published_on', 'reporting_period', 'status'],
+  'revenues.csv': ['company_id', 'document_id', 'reporting_period', 'value', 'currency'],
+} as const;
+
+export type BundleFile = keyof typeof BUNDLE_FILES;
+export const BUNDLE_FILE_NAMES = Object.keys(BUNDLE_FILES) as BundleFile[];
+
+/** One problem with a bundle, reported as `file:line: message` (the header is line 1). */
+export interface ImportIssue {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export function formatIssue(issue: ImportIssue): string {
+  return `${issue.file}:${issue.line}: ${issue.message}`;
+}
+
+/** Thrown with every problem found; nothing was written. */
+export class ImportError extends Error {
+  constructor(readonly issues: readonly ImportIssue[]) {
+    super(issues.map(formatIssue).join('\n'));
+  }
+}

@@ -1,0 +1,204 @@
+import { isValidIsin, isValidLei, TICKER_MAX_LENGTH } from '../catalog/identifiers.js';
+import { isMicCode } from '../catalog/mic-codes.js';
+import type { DocumentStatus } from '../db/schema.js';
+import { isCurrency, SUB_UNITS } from '../revenues/currencies.js';
+import { parseRate } from '../revenues/normalize.js';
+
+/** Each validator returns the typed row, or the messages of everything wrong with it. */
+export type Checked<T> = { ok: true; row: T } | { ok: false; messages: string[] };
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const INTEGER_RE = /^-?(0|[1-9][0-9]*)$/;
+const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+export const MIN_PERIOD = 1990;
+export const MAX_PERIOD = 2100;
+
+class Messages {
+  readonly list: string[] = [];
+  add(message: string): void {
+    this.list.push(message);
+  }
+  result<T>(row: T): Checked<T> {
+    return this.list.length === 0 ? { ok: true, row } : { ok: false, messages: this.list };
+  }
+}
+
+function uuid(m: Messages, name: string, v: string): string {
+  if (!UUID_RE.test(v)) m.add(`${name} "${v}" is not a lower-case UUID`);
+  return v;
+}
+
+function integer(m: Messages, name: string, v: string, min: number, max: number): number {
+  if (!INTEGER_RE.test(v)) {
+    m.add(`${name} "${v}" is not an integer`);
+    return 0;
+  }
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) m.add(`${name} ${v} is beyond the safe integer range (±${Number.MAX_SAFE_INTEGER})`);
+  else if (n < min || n > max) m.add(`${name} ${v} is outside ${min}..${max}`);
+  return n;
+}
+
+function text(m: Messages, name: string, v: string, max: number): string {
+  const t = v.trim();
+  if (t === '') m.add(`${name} is empty`);
+  else if (t.length > max) m.add(`${name} is longer than ${max} characters`);
+  return t;
+}
+
+function optional(v: string): string | null {
+  const t = v.trim();
+  return t === '' ? null : t;
+}
+
+function ticker(m: Messages, v: string): string {
+  const t = v.trim();
+  if (t.length < 1 || t.length > TICKER_MAX_LENGTH || /\s/.test(t)) {
+    m.add(`ticker "${v}" must be 1 to ${TICKER_MAX_LENGTH} characters without spaces`);
+  }
+  return t;
+}
+
+function mic(m: Messages, v: string): string {
+  if (!isMicCode(v)) m.add(`mic_code "${v}" is not one of the spec's MIC codes`);
+  return v;
+}
+
+function isin(m: Messages, v: string): string | null {
+  const t = optional(v);
+  if (t !== null && !isValidIsin(t)) m.add(`isin "${t}" is not a valid ISIN (shape or check digit)`);
+  return t;
+}
+
+export interface FxRow {
+  currency: string;
+  year: number;
+  usdPerUnit: string;
+  source: string;
+}
+
+export function checkFxRate(v: Record<string, string>): Checked<FxRow> {
+  const m = new Messages();
+  const currency = v.currency ?? '';
+  if (currency === 'USD') m.add('currency USD needs no rate: USD figures pass through unchanged');
+  else if (SUB_UNITS[currency] !== undefined) m.add(`currency ${currency} takes the rate of ${SUB_UNITS[currency]?.parent}`);
+  else if (!isCurrency(currency)) m.add(`currency "${currency}" is not one of the spec's currencies`);
+  const year = integer(m, 'year', v.year ?? '', MIN_PERIOD, MAX_PERIOD);
+  const usdPerUnit = (v.usd_per_unit ?? '').trim();
+  if (parseRate(usdPerUnit) === undefined) m.add(`usd_per_unit "${usdPerUnit}" is not a positive decimal number`);
+  const source = text(m, 'source', v.source ?? '', 500);
+  return m.result({ currency, year, usdPerUnit, source });
+}
+
+export interface CompanyRow {
+  companyId: string;
+  name: string;
+  country: string | null;
+  lei: string | null;
+  ticker: string;
+  micCode: string;
+  isin: string | null;
+}
+
+export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
+  const m = new Messages();
+  const companyId = uuid(m, 'company_id', v.company_id ?? '');
+  const name = text(m, 'name', v.name ?? '', 300);
+  const country = optional(v.country ?? '');
+  if (country !== null && (country.length > 100 || !/^\p{L}[\p{L} .,'()-]*$/u.test(country))) {
+    m.add(`country "${country}" is not a country name`);
+  }
+  const lei = optional(v.lei ?? '');
+  if (lei !== null && !isValidLei(lei)) m.add(`lei "${lei}" is not a valid LEI (shape or check digits)`);
+  return m.result({
+    companyId,
+    name,
+    country,
+    lei,
+    ticker: ticker(m, v.ticker ?? ''),
+    micCode: mic(m, v.mic_code ?? ''),
+    isin: isin(m, v.isin ?? ''),
+  });
+}
+
+export interface ListingRow {
+  companyId: string;
+  ticker: string;
+  micCode: string;
+  isin: string | null;
+}
+
+export function checkListing(v: Record<string, string>): Checked<ListingRow> {
+  const m = new Messages();
+  return m.result({
+    companyId: uuid(m, 'company_id', v.company_id ?? ''),
+    ticker: ticker(m, v.ticker ?? ''),
+    micCode: mic(m, v.mic_code ?? ''),
+    isin: isin(m, v.isin ?? ''),
+  });
+}
+
+export interface DocumentRow {
+  documentId: string;
+  companyId: string;
+  title: string;
+  sourceUrl: string;
+  publishedOn: string;
+  reportingPeriod: number;
+  status: DocumentStatus;
+}
+
+function date(m: Messages, v: string): string {
+  const match = DATE_RE.exec(v);
+  const d = new Date(`${v}T00:00:00Z`);
+  if (match === null || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
+    m.add(`published_on "${v}" is not a date (YYYY-MM-DD)`);
+  }
+  return v;
+}
+
+export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
+  const m = new Messages();
+  const sourceUrl = (v.source_url ?? '').trim();
+  let validUrl = false;
+  try {
+    validUrl = ['http:', 'https:'].includes(new URL(sourceUrl).protocol);
+  } catch {
+    validUrl = false;
+  }
+  if (!validUrl) m.add(`source_url "${sourceUrl}" is not an http(s) URL`);
+  const status = v.status ?? '';
+  if (status !== 'pending' && status !== 'processed' && status !== 'failed') {
+    m.add(`status "${status}" must be pending, processed or failed`);
+  }
+  return m.result({
+    documentId: uuid(m, 'document_id', v.document_id ?? ''),
+    companyId: uuid(m, 'company_id', v.company_id ?? ''),
+    title: text(m, 'title', v.title ?? '', 500),
+    sourceUrl,
+    publishedOn: date(m, v.published_on ?? ''),
+    reportingPeriod: integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD),
+    status: status as DocumentStatus,
+  });
+}
+
+export interface RevenueRow {
+  companyId: string;
+  documentId: string;
+  reportingPeriod: number;
+  value: number;
+  currency: string;
+}
+
+export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
+  const m = new Messages();
+  const currency = v.currency ?? '';
+  if (!isCurrency(currency)) m.add(`currency "${currency}" is not one of the spec's currencies`);
+  return m.result({
+    companyId: uuid(m, 'company_id', v.company_id ?? ''),
+    documentId: uuid(m, 'document_id', v.document_id ?? ''),
+    reportingPeriod: integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD),
+    value: integer(m, 'value', v.value ?? '', -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    currency,
+  });
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { CompanyRecord } from '../catalog/catalog.js';
+import type { RevenueRecord } from '../revenues/revenue-data.js';
+
+/**
+ * Deterministic mock data for the test token (DESIGN §1.11): the same request always gets the
+ * same body, values look plausible, and every company is plainly called "Mock".
+ */
+function digest(seed: string): Buffer {
+  return createHash('sha256').update(seed).digest();
+}
+
+function uuidFrom(seed: string): string {
+  const h = digest(seed).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const MOCK_YEAR = 2025;
+const MOCK_CURRENCIES = [
+  { ccy: 'USD', usdPerUnit: 1 },
+  { ccy: 'EUR', usdPerUnit: 1.08 },
+  { ccy: 'GBP', usdPerUnit: 1.27 },
+  { ccy: 'JPY', usdPerUnit: 0.0066 },
+] as const;
+
+function titleCase(text: string): string {
+  const clean = text.replace(/[^A-Za-z0-9 ]/g, ' ').trim();
+  const word = clean === '' ? 'Sample' : clean.slice(0, 20);
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+}
+
+export function mockCompany(seed: string, label: string): CompanyRecord {
+  const d = digest(`company:${seed}`);
+  return {
+    company_id: uuidFrom(`company:${seed}`),
+    company_name: `Mock ${titleCase(label)} Corp`,
+    ticker: `MOCK${(d.readUInt16BE(0) % 900) + 100}`,
+    mic_code: 'XNYS',
+    country: 'United States',
+  };
+}
+
+/** Mock revenue records for an identifier and a requested period (offsets count back from 2025). */
+export function mockRevenues(identifier: string, requestedPeriod: number, publicUrl: string): RevenueRecord[] {
+  const period = requestedPeriod < 0 ? MOCK_YEAR + 1 + requestedPeriod : requestedPeriod;
+  const seed = `${identifier.toUpperCase()}|${period}`;
+  const d = digest(`revenue:${seed}`);
+  const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
+  const usd = (d.readUInt32BE(1) % 90_000 + 500) * 1_000_000;
+  const original = currency.ccy === 'USD' ? usd : Math.round(usd / currency.usdPerUnit);
+  const companyId = uuidFrom(`company:${identifier.toUpperCase()}`);
+  const documentId = uuidFrom(`document:${seed}`);
+  return [
+    {
+      year_of_disclosure: period + 1,
+      reporting_period: period,
+      metric: 'Total Revenue',
+      value: usd,
+      ccy: 'USD',
+      original_value: original,
+      original_ccy: currency.ccy,
+      company_id: companyId,
+      document_id: documentId,
+      traceability_source_url: `${publicUrl}/trace/${uuidFrom(`point:${seed}`)}`,
+    },
+  ];
+}
+
+export function mockSearch(query: string): CompanyRecord[] {
+  const count = ((digest(`search:${query}`)[0] ?? 0) % 3) + 1;
+  return Array.from({ length: count }, (_, i) => mockCompany(`${query.toUpperCase()}#${i}`, `${query} ${i + 1}`));
+}
+
+export function mockList(): CompanyRecord[] {
+  return ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon'].map((n) => mockCompany(`list:${n}`, n));
+}

@@ -1,0 +1,130 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** The revenue record of the API (spec §2.1): exactly these ten fields. */
+export interface RevenueRecord {
+  year_of_disclosure: number;
+  reporting_period: number;
+  metric: 'Total Revenue';
+  value: number;
+  ccy: 'USD';
+  original_value: number | null;
+  original_ccy: string;
+  company_id: string;
+  document_id: string;
+  traceability_source_url: string;
+}
+
+/** What the revenue endpoint knows of one company: its available periods and their records. */
+export interface CompanyRevenues {
+  /** Periods covered by at least one processed document, most recent first. */
+  readonly periods: readonly number[];
+  /** Records of each available period (possibly none: a 204), ordered as the API returns them. */
+  readonly records: ReadonlyMap<number, readonly RevenueRecord[]>;
+}
+
+export type PeriodOutcome =
+  | { kind: 'data'; period: number; records: readonly RevenueRecord[] }
+  | { kind: 'no-data'; period: number }
+  | { kind: 'not-covered'; period: number | undefined };
+
+/**
+ * Resolves `reporting_period` (a year, or -N for the N-th most recent available period) against a
+ * company's data. A period is available when a processed document reports on it or holds a figure
+ * for it; pending and failed documents count for nothing.
+ */
+export function resolvePeriod(data: CompanyRevenues, requested: number): PeriodOutcome {
+  const period = requested < 0 ? data.periods[-requested - 1] : requested;
+  if (period === undefined) return { kind: 'not-covered', period: undefined };
+  const records = data.records.get(period);
+  if (records === undefined) return { kind: 'not-covered', period };
+  return records.length > 0 ? { kind: 'data', period, records } : { kind: 'no-data', period };
+}
+
+/** Reads one company's processed documents and data points (two indexed queries). */
+export async function loadCompanyRevenues(
+  db: Kysely<Database>,
+  companyId: string,
+  publicUrl: string,
+): Promise<CompanyRevenues> {
+  const [documents, points] = await Promise.all([
+    db
+      .selectFrom('documents')
+      .select(['reporting_period'])
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'processed')
+      .execute(),
+    db
+      .selectFrom('revenue_points as p')
+      .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+      .select([
+        'p.point_id',
+        'p.reporting_period',
+        'p.value_usd',
+        'p.original_value',
+        'p.original_ccy',
+        'p.document_id',
+        'd.published_on',
+      ])
+      .where('p.company_id', '=', companyId)
+      .where('d.status', '=', 'processed')
+      .execute(),
+  ]);
+  const records = new Map<number, RevenueRecord[]>();
+  for (const d of documents) if (!records.has(d.reporting_period)) records.set(d.reporting_period, []);
+  for (const p of points) {
+    const list = records.get(p.reporting_period) ?? [];
+    list.push({
+      year_of_disclosure: Number(p.published_on.slice(0, 4)),
+      reporting_period: p.reporting_period,
+      metric: 'Total Revenue',
+      value: p.value_usd,
+      ccy: 'USD',
+      original_value: p.original_value,
+      original_ccy: p.original_ccy,
+      company_id: companyId,
+      document_id: p.document_id,
+      traceability_source_url: `${publicUrl}/trace/${p.point_id}`,
+    });
+    records.set(p.reporting_period, list);
+  }
+  for (const list of records.values()) {
+    list.sort(
+      (a, b) =>
+        a.year_of_disclosure - b.year_of_disclosure ||
+        (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0),
+    );
+  }
+  const periods = [...records.keys()].sort((a, b) => b - a);
+  return { periods, records };
+}
+
+/**
+ * Per-company revenue data kept in memory between imports: the hot path then touches the database
+ * only to charge. Bounded; dropped whole when the data version moves.
+ */
+export class RevenueCache {
+  readonly #entries = new Map<string, Promise<CompanyRevenues>>();
+
+  constructor(
+    private readonly load: (companyId: string) => Promise<CompanyRevenues>,
+    private readonly capacity = 20_000,
+  ) {}
+
+  get(companyId: string): Promise<CompanyRevenues> {
+    const hit = this.#entries.get(companyId);
+    if (hit !== undefined) return hit;
+    const pending = this.load(companyId);
+    pending.catch(() => this.#entries.delete(companyId));
+    if (this.#entries.size >= this.capacity) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    this.#entries.set(companyId, pending);
+    return pending;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}

@@ -1,0 +1,63 @@
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A trusted HTML fragment; only {@link html} and {@link raw} make one. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export function raw(value: string): Html {
+  return new Html(value);
+}
+
+type Part = string | number | Html | null | undefined | readonly Part[];
+
+function render(part: Part): string {
+  if (part === null || part === undefined) return '';
+  if (part instanceof Html) return part.value;
+  if (Array.isArray(part)) return part.map(render).join('');
+  return escapeHtml(String(part));
+}
+
+/** Tagged template that escapes every interpolated value unless it is already {@link Html}. */
+export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
+  let out = strings[0] ?? '';
+  values.forEach((v, i) => {
+    out += render(v) + (strings[i + 1] ?? '');
+  });
+  return new Html(out);
+}
+
+const STYLE = `
+:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--accent:#0b5cad;--bg:#fff;--line:#d0d7de;--soft:#f6f8fa}
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+header,main,footer{max-width:60rem;margin:0 auto;padding:1rem}
+header{display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;border-bottom:1px solid var(--line)}
+header a.brand{font-weight:700;font-size:1.2rem;text-decoration:none;color:var(--fg)}
+nav a{margin-right:1rem}a{color:var(--accent)}a:focus,button:focus,input:focus,select:focus{outline:3px solid #f2b600;outline-offset:2px}
+code,pre{font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--soft);border-radius:4px}
+pre{padding:.75rem;overflow-x:auto}code{padding:.1rem .3rem}
+table{border-collapse:collapse;width:100%;margin:1rem 0;font-size:.95rem}th,td{border-bottom:1px solid var(--line);padding:.4rem;text-align:left;vertical-align:top}
+th{background:var(--soft)}.muted{color:var(--muted)}.num{text-align:right;font-variant-numeric:tabular-nums}
+button,.button{font:inherit;padding:.45rem .9rem;border:1px solid var(--accent);background:var(--accent);color:#fff;border-radius:6px;cursor:pointer}
+button.secondary{background:#fff;color:var(--accent)}button.danger{background:#b42318;border-color:#b42318}
+label{display:block;font-weight:600;margin-top:.75rem}input,select{font:inherit;padding:.4rem;border:1px solid var(--muted);border-radius:6px;width:100%;max-width:24rem}
+.notice{padding:.75rem 1rem;border-left:4px solid var(--accent);background:var(--soft);margin:1rem 0}.error{border-color:#b42318}
+.key{word-break:break-all}
+@media (max-width:40rem){table{display:block;overflow-x:auto}}
+`;
+
+/** The common page frame: title, navigation, stylesheet. */
+export function page(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · corpdata</title><style>${raw(STYLE)}</style></head>
+<body><header><a class="brand" href="/">corpdata</a><nav aria-label="Main"><a href="/docs">API reference</a><a href="/account">Account</a></nav></header>
+<main id="main">${body}</main>
+<footer class="muted">corpdata · Corporate Data API v1 (Beta)</footer></body></html>`.value;
+}

@@ -72,7 +72,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   };
 
-  const watcher = new VersionWatcher(db.kysely, config.syncIntervalMs, (error) => app.log.error({ err: error }, 'version check failed'));
+  const watcher = new VersionWatcher(db.kysely, config.syncIntervalMs, (error) =>
+    app.log.error({ err: error }, 'version check failed'),
+  );
   watcher.onChange((name) => {
     if (name === 'auth') verifier.invalidate();
     if (name === 'data') {

@@ -45,15 +45,15 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
     return await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('accounts')
-      .values({
-        account_id: accountId,
-        email,
-        balance: 0,
-        subscription,
-        password_hash: passwordHash,
-        created_at: at,
-      })
-      .execute();
+        .values({
+          account_id: accountId,
+          email,
+          balance: 0,
+          subscription,
+          password_hash: passwordHash,
+          created_at: at,
+        })
+        .execute();
       const balance = credits > 0 ? await applyGrant(trx, accountId, credits, at) : 0;
       return { account_id: accountId, email, balance, subscription };
     });

@@ -32,7 +32,11 @@ export async function createKey(db: Kysely<Database>, input: CreateKeyInput): Pr
   if (name === '' || name.length > 100) throw new KeyError('a key name must be 1 to 100 characters');
   const keyId = randomUUID();
   const iat = Math.floor(input.now.getTime() / 1000);
-  const jwt = new SignJWT({}).setProtectedHeader({ alg: KEY_ALGORITHM, typ: 'JWT' }).setSubject(input.accountId).setJti(keyId).setIssuedAt(iat);
+  const jwt = new SignJWT({})
+    .setProtectedHeader({ alg: KEY_ALGORITHM, typ: 'JWT' })
+    .setSubject(input.accountId)
+    .setJti(keyId)
+    .setIssuedAt(iat);
   const exp = input.expiresInSeconds === undefined ? undefined : iat + input.expiresInSeconds;
   if (exp !== undefined) jwt.setExpirationTime(exp);
   const apiKey = await jwt.sign(new TextEncoder().encode(input.secret));
@@ -59,7 +63,11 @@ export async function createKey(db: Kysely<Database>, input: CreateKeyInput): Pr
  */
 export async function revokeKey(db: Kysely<Database>, keyId: string, now: Date, accountId?: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    let query = trx.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('key_id', '=', keyId).where('revoked_at', 'is', null);
+    let query = trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now.toISOString() })
+      .where('key_id', '=', keyId)
+      .where('revoked_at', 'is', null);
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
     const result = await query.executeTakeFirst();
     let known = Number(result.numUpdatedRows) > 0;

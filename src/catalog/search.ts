@@ -60,11 +60,7 @@ function tierOf(e: IndexedEntry, upperQuery: string, qKey: string, qWords: reado
   if (e.upperTickers.some((t) => t.startsWith(upperQuery))) return Tier.Prefix;
   const lastWord = qWords[qWords.length - 1] ?? '';
   const leading = qWords.slice(0, -1);
-  if (
-    qWords.length > 1 &&
-    leading.every((w) => e.keyWords.includes(w)) &&
-    e.keyWords.some((w) => w.startsWith(lastWord))
-  ) {
+  if (qWords.length > 1 && leading.every((w) => e.keyWords.includes(w)) && e.keyWords.some((w) => w.startsWith(lastWord))) {
     return Tier.Prefix;
   }
   if (e.key.includes(qKey)) return Tier.Inside;

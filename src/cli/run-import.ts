@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { importBundle, type ImportSummary } from '../ingest/import-bundle.js';
+import { type ImportSummary, importBundle } from '../ingest/import-bundle.js';
 
 /** Imports a bundle, with a progress line on stderr when it is a terminal. */
 export async function runImport(db: Kysely<Database>, dir: string): Promise<ImportSummary> {

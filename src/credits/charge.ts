@@ -22,9 +22,7 @@ export interface ChargeRequest {
   touchKey?: boolean;
 }
 
-export type ChargeResult =
-  | { ok: true; cost: number; balance: number }
-  | { ok: false; cost: number; balance: number };
+export type ChargeResult = { ok: true; cost: number; balance: number } | { ok: false; cost: number; balance: number };
 
 class Insufficient extends Error {
   constructor(readonly cost: number) {
@@ -92,21 +90,12 @@ export async function charge(db: Kysely<Database>, req: ChargeRequest): Promise<
 }
 
 export async function balanceOf(db: Kysely<Database>, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('balance')
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
+  const row = await db.selectFrom('accounts').select('balance').where('account_id', '=', accountId).executeTakeFirstOrThrow();
   return Number(row.balance);
 }
 
 /** Whether the account already bought this company-period (for the price a refused call would have had). */
-export async function hasPurchased(
-  db: Kysely<Database>,
-  accountId: string,
-  companyId: string,
-  period: number,
-): Promise<boolean> {
+export async function hasPurchased(db: Kysely<Database>, accountId: string, companyId: string, period: number): Promise<boolean> {
   const row = await db
     .selectFrom('purchases')
     .select('account_id')

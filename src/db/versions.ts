@@ -8,11 +8,7 @@ import type { Database } from './schema.js';
 export type VersionName = 'data' | 'auth';
 
 export async function bumpVersion(db: Kysely<Database>, name: VersionName): Promise<void> {
-  await db
-    .updateTable('versions')
-    .set({ version: sql`version + 1` })
-    .where('name', '=', name)
-    .execute();
+  await db.updateTable('versions').set({ version: sql`version + 1` }).where('name', '=', name).execute();
 }
 
 export type Versions = Readonly<Record<VersionName, number>>;

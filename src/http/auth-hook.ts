@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuthResult } from '../auth/verify-key.js';
 import type { AppContext } from '../app-context.js';
+import type { AuthResult } from '../auth/verify-key.js';
 import { unauthorized } from './errors.js';
 
 export type Caller = Extract<AuthResult, { ok: true }>;

@@ -95,6 +95,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(500).send(`Internal Server Error (request ${request.id})`);
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).type('text/plain; charset=utf-8').send(`No route ${request.method} ${request.url.split('?')[0]}.`);
+    reply
+      .code(404)
+      .type('text/plain; charset=utf-8')
+      .send(`No route ${request.method} ${request.url.split('?')[0]}.`);
   });
 }

@@ -7,7 +7,7 @@ interface QueryProperty {
 }
 
 function isInteger(p: QueryProperty): boolean {
-  return p.type === 'integer' || (p.anyOf?.length ?? 0) > 0 && (p.anyOf ?? []).every((s) => s.type === 'integer');
+  return p.type === 'integer' || ((p.anyOf?.length ?? 0) > 0 && (p.anyOf ?? []).every((s) => s.type === 'integer'));
 }
 
 /**

@@ -66,7 +66,11 @@ export async function importBundle(db: Kysely<Database>, dir: string, options: I
     const stage = await createStage(trx);
     const issues: ImportIssue[] = [];
     const counts: Record<BundleFile, number> = {
-      'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0,
+      'fx_rates.csv': 0,
+      'companies.csv': 0,
+      'listings.csv': 0,
+      'documents.csv': 0,
+      'revenues.csv': 0,
     };
     for (const file of present) {
       counts[file] = await stageFile(stage, join(dir, file), file, rates, issues, options);
@@ -77,7 +81,10 @@ export async function importBundle(db: Kysely<Database>, dir: string, options: I
       issues.push(...(await checkStage(stage)));
     }
     if (issues.length > 0) {
-      issues.sort((a, b) => BUNDLE_FILE_NAMES.indexOf(a.file as BundleFile) - BUNDLE_FILE_NAMES.indexOf(b.file as BundleFile) || a.line - b.line);
+      issues.sort(
+        (a, b) =>
+          BUNDLE_FILE_NAMES.indexOf(a.file as BundleFile) - BUNDLE_FILE_NAMES.indexOf(b.file as BundleFile) || a.line - b.line,
+      );
       throw new ImportError(issues.slice(0, MAX_ISSUES));
     }
     await apply(stage);
@@ -107,7 +114,10 @@ async function stageFile(
   const flush = async () => {
     if (batch.length === 0) return;
     const table = STAGE_TABLE[file];
-    await db.insertInto(table).values(batch as never).execute();
+    await db
+      .insertInto(table)
+      .values(batch as never)
+      .execute();
     batch = [];
   };
   for await (const { line, values } of readCsv(path, file, BUNDLE_FILES[file], issues)) {
@@ -142,13 +152,27 @@ function stageRow(file: BundleFile, v: Record<string, string>, line: number, rat
       const c = checkFxRate(v);
       if (!c.ok) return c;
       rates.set(rateKey(c.row.currency, c.row.year), { usdPerUnit: c.row.usdPerUnit, source: c.row.source });
-      return { ok: true, row: { currency: c.row.currency, year: c.row.year, usd_per_unit: c.row.usdPerUnit, source: c.row.source } };
+      return {
+        ok: true,
+        row: { currency: c.row.currency, year: c.row.year, usd_per_unit: c.row.usdPerUnit, source: c.row.source },
+      };
     }
     case 'companies.csv': {
       const c = checkCompany(v);
       if (!c.ok) return c;
       const r = c.row;
-      return { ok: true, row: { company_id: r.companyId, name: r.name, country: r.country, lei: r.lei, ticker: r.ticker, mic_code: r.micCode, isin: r.isin } };
+      return {
+        ok: true,
+        row: {
+          company_id: r.companyId,
+          name: r.name,
+          country: r.country,
+          lei: r.lei,
+          ticker: r.ticker,
+          mic_code: r.micCode,
+          isin: r.isin,
+        },
+      };
     }
     case 'listings.csv': {
       const c = checkListing(v);
@@ -161,7 +185,15 @@ function stageRow(file: BundleFile, v: Record<string, string>, line: number, rat
       const r = c.row;
       return {
         ok: true,
-        row: { document_id: r.documentId, company_id: r.companyId, title: r.title, source_url: r.sourceUrl, published_on: r.publishedOn, reporting_period: r.reportingPeriod, status: r.status },
+        row: {
+          document_id: r.documentId,
+          company_id: r.companyId,
+          title: r.title,
+          source_url: r.sourceUrl,
+          published_on: r.publishedOn,
+          reporting_period: r.reportingPeriod,
+          status: r.status,
+        },
       };
     }
     case 'revenues.csv': {
@@ -174,7 +206,12 @@ function stageRow(file: BundleFile, v: Record<string, string>, line: number, rat
         const basis = rateCurrency(r.currency);
         const rate = rates.get(rateKey(basis.currency, r.reportingPeriod));
         if (rate === undefined) {
-          return { ok: false, messages: [`no FX rate for ${basis.currency} ${r.reportingPeriod}: add it to fx_rates.csv (a figure is never stored without its USD value)`] };
+          return {
+            ok: false,
+            messages: [
+              `no FX rate for ${basis.currency} ${r.reportingPeriod}: add it to fx_rates.csv (a figure is never stored without its USD value)`,
+            ],
+          };
         }
         fxRate = rate.usdPerUnit;
         fxSource = rate.source;

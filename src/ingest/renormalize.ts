@@ -16,7 +16,12 @@ export async function renormalize(trx: Transaction<Database>, before: Rates, aft
     if (old !== undefined && old.usdPerUnit === rate.usdPerUnit && old.source === rate.source) continue;
     const [currency = '', yearText = ''] = key.split(':');
     const year = Number(yearText);
-    const currencies = [currency, ...Object.entries(SUB_UNITS).filter(([, s]) => s.parent === currency).map(([c]) => c)];
+    const currencies = [
+      currency,
+      ...Object.entries(SUB_UNITS)
+        .filter(([, s]) => s.parent === currency)
+        .map(([c]) => c),
+    ];
     const points = await trx
       .selectFrom('revenue_points')
       .select(['point_id', 'original_value', 'original_ccy', 'value_usd', 'fx_rate', 'fx_source'])

@@ -78,7 +78,12 @@ interface Finding {
   detail: string | null;
 }
 
-async function find(db: StageDb, file: string, message: (detail: string | null) => string, query: ReturnType<typeof sql<Finding>>): Promise<ImportIssue[]> {
+async function find(
+  db: StageDb,
+  file: string,
+  message: (detail: string | null) => string,
+  query: ReturnType<typeof sql<Finding>>,
+): Promise<ImportIssue[]> {
   const { rows } = await query.execute(db);
   return rows.map((r) => ({ file, line: Number(r.line), message: message(r.detail) }));
 }
@@ -89,57 +94,122 @@ async function find(db: StageDb, file: string, message: (detail: string | null) 
  */
 export async function checkStage(db: StageDb): Promise<ImportIssue[]> {
   const checks = await Promise.all([
-    find(db, 'fx_rates.csv', (d) => `duplicate rate for ${d}`, sql<Finding>`
+    find(
+      db,
+      'fx_rates.csv',
+      (d) => `duplicate rate for ${d}`,
+      sql<Finding>`
       select s.line, s.currency || ' ' || cast(s.year as text) as detail from stage_fx s
-      where exists (select 1 from stage_fx t where t.currency = s.currency and t.year = s.year and t.line < s.line)`),
-    find(db, 'companies.csv', (d) => `duplicate company_id ${d}`, sql<Finding>`
+      where exists (select 1 from stage_fx t where t.currency = s.currency and t.year = s.year and t.line < s.line)`,
+    ),
+    find(
+      db,
+      'companies.csv',
+      (d) => `duplicate company_id ${d}`,
+      sql<Finding>`
       select s.line, s.company_id as detail from stage_companies s
-      where exists (select 1 from stage_companies t where t.company_id = s.company_id and t.line < s.line)`),
-    find(db, 'companies.csv', (d) => `ticker ${d} is listed twice in the bundle`, sql<Finding>`
+      where exists (select 1 from stage_companies t where t.company_id = s.company_id and t.line < s.line)`,
+    ),
+    find(
+      db,
+      'companies.csv',
+      (d) => `ticker ${d} is listed twice in the bundle`,
+      sql<Finding>`
       select s.line, s.ticker || ' on ' || s.mic_code as detail from stage_companies s
-      where exists (select 1 from stage_companies t where t.mic_code = s.mic_code and t.ticker = s.ticker and t.line < s.line)`),
-    find(db, 'listings.csv', (d) => `ticker ${d} is listed twice in the bundle`, sql<Finding>`
+      where exists (select 1 from stage_companies t where t.mic_code = s.mic_code and t.ticker = s.ticker and t.line < s.line)`,
+    ),
+    find(
+      db,
+      'listings.csv',
+      (d) => `ticker ${d} is listed twice in the bundle`,
+      sql<Finding>`
       select s.line, s.ticker || ' on ' || s.mic_code as detail from stage_listings s
       where exists (select 1 from stage_listings t where t.mic_code = s.mic_code and t.ticker = s.ticker and t.line < s.line)
-         or exists (select 1 from stage_companies t where t.mic_code = s.mic_code and t.ticker = s.ticker)`),
-    find(db, 'companies.csv', (d) => `isin ${d} is used twice`, sql<Finding>`
+         or exists (select 1 from stage_companies t where t.mic_code = s.mic_code and t.ticker = s.ticker)`,
+    ),
+    find(
+      db,
+      'companies.csv',
+      (d) => `isin ${d} is used twice`,
+      sql<Finding>`
       select s.line, s.isin as detail from stage_companies s where s.isin is not null and (
         exists (select 1 from stage_companies t where t.isin = s.isin and t.line < s.line)
-        or exists (select 1 from listings l where l.isin = s.isin and not (l.mic_code = s.mic_code and l.ticker = s.ticker)))`),
-    find(db, 'listings.csv', (d) => `isin ${d} is used twice`, sql<Finding>`
+        or exists (select 1 from listings l where l.isin = s.isin and not (l.mic_code = s.mic_code and l.ticker = s.ticker)))`,
+    ),
+    find(
+      db,
+      'listings.csv',
+      (d) => `isin ${d} is used twice`,
+      sql<Finding>`
       select s.line, s.isin as detail from stage_listings s where s.isin is not null and (
         exists (select 1 from stage_listings t where t.isin = s.isin and t.line < s.line)
         or exists (select 1 from stage_companies t where t.isin = s.isin)
-        or exists (select 1 from listings l where l.isin = s.isin and not (l.mic_code = s.mic_code and l.ticker = s.ticker)))`),
-    find(db, 'companies.csv', (d) => `lei ${d} belongs to another company`, sql<Finding>`
+        or exists (select 1 from listings l where l.isin = s.isin and not (l.mic_code = s.mic_code and l.ticker = s.ticker)))`,
+    ),
+    find(
+      db,
+      'companies.csv',
+      (d) => `lei ${d} belongs to another company`,
+      sql<Finding>`
       select s.line, s.lei as detail from stage_companies s where s.lei is not null and (
         exists (select 1 from stage_companies t where t.lei = s.lei and t.line < s.line)
         or exists (select 1 from companies c where c.lei = s.lei and c.company_id <> s.company_id
-          and not exists (select 1 from stage_companies u where u.company_id = c.company_id)))`),
-    find(db, 'listings.csv', (d) => `company_id ${d} is not in companies.csv nor in the database`, sql<Finding>`
+          and not exists (select 1 from stage_companies u where u.company_id = c.company_id)))`,
+    ),
+    find(
+      db,
+      'listings.csv',
+      (d) => `company_id ${d} is not in companies.csv nor in the database`,
+      sql<Finding>`
       select s.line, s.company_id as detail from stage_listings s
       where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
-        and not exists (select 1 from companies c where c.company_id = s.company_id)`),
-    find(db, 'documents.csv', (d) => `duplicate document_id ${d}`, sql<Finding>`
+        and not exists (select 1 from companies c where c.company_id = s.company_id)`,
+    ),
+    find(
+      db,
+      'documents.csv',
+      (d) => `duplicate document_id ${d}`,
+      sql<Finding>`
       select s.line, s.document_id as detail from stage_documents s
-      where exists (select 1 from stage_documents t where t.document_id = s.document_id and t.line < s.line)`),
-    find(db, 'documents.csv', (d) => `company_id ${d} is not in companies.csv nor in the database`, sql<Finding>`
+      where exists (select 1 from stage_documents t where t.document_id = s.document_id and t.line < s.line)`,
+    ),
+    find(
+      db,
+      'documents.csv',
+      (d) => `company_id ${d} is not in companies.csv nor in the database`,
+      sql<Finding>`
       select s.line, s.company_id as detail from stage_documents s
       where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
-        and not exists (select 1 from companies c where c.company_id = s.company_id)`),
-    find(db, 'revenues.csv', (d) => `duplicate figure: document ${d} is given twice`, sql<Finding>`
+        and not exists (select 1 from companies c where c.company_id = s.company_id)`,
+    ),
+    find(
+      db,
+      'revenues.csv',
+      (d) => `duplicate figure: document ${d} is given twice`,
+      sql<Finding>`
       select s.line, s.document_id || ' for period ' || cast(s.reporting_period as text) as detail from stage_revenues s
-      where exists (select 1 from stage_revenues t where t.point_id = s.point_id and t.line < s.line)`),
-    find(db, 'revenues.csv', (d) => `document_id ${d} is not in documents.csv nor in the database`, sql<Finding>`
+      where exists (select 1 from stage_revenues t where t.point_id = s.point_id and t.line < s.line)`,
+    ),
+    find(
+      db,
+      'revenues.csv',
+      (d) => `document_id ${d} is not in documents.csv nor in the database`,
+      sql<Finding>`
       select s.line, s.document_id as detail from stage_revenues s
       where not exists (select 1 from stage_documents t where t.document_id = s.document_id)
-        and not exists (select 1 from documents d where d.document_id = s.document_id)`),
-    find(db, 'revenues.csv', (d) => `document ${d}`, sql<Finding>`
+        and not exists (select 1 from documents d where d.document_id = s.document_id)`,
+    ),
+    find(
+      db,
+      'revenues.csv',
+      (d) => `document ${d}`,
+      sql<Finding>`
       select s.line, s.document_id || ' belongs to company ' || coalesce(t.company_id, d.company_id) || ', not ' || s.company_id as detail
       from stage_revenues s
       left join stage_documents t on t.document_id = s.document_id
       left join documents d on d.document_id = s.document_id
-      where coalesce(t.company_id, d.company_id) <> s.company_id`),
+      where coalesce(t.company_id, d.company_id) <> s.company_id`,
+    ),
   ]);
   return checks.flat();
 }

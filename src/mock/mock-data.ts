@@ -46,7 +46,7 @@ export function mockRevenues(identifier: string, requestedPeriod: number, public
   const seed = `${identifier.toUpperCase()}|${period}`;
   const d = digest(`revenue:${seed}`);
   const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
-  const usd = (d.readUInt32BE(1) % 90_000 + 500) * 1_000_000;
+  const usd = ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
   const original = currency.ccy === 'USD' ? usd : Math.round(usd / currency.usdPerUnit);
   const companyId = uuidFrom(`company:${identifier.toUpperCase()}`);
   const documentId = uuidFrom(`document:${seed}`);

@@ -42,11 +42,7 @@ export function resolvePeriod(data: CompanyRevenues, requested: number): PeriodO
 }
 
 /** Reads one company's processed documents and data points (two indexed queries). */
-export async function loadCompanyRevenues(
-  db: Kysely<Database>,
-  companyId: string,
-  publicUrl: string,
-): Promise<CompanyRevenues> {
+export async function loadCompanyRevenues(db: Kysely<Database>, companyId: string, publicUrl: string): Promise<CompanyRevenues> {
   const [documents, points] = await Promise.all([
     db
       .selectFrom('documents')

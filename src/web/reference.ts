@@ -72,9 +72,13 @@ function operation(path: string, method: string, op: Operation): Html {
   const params = op.parameters ?? [];
   return html`<section><h2 id="${op.operationId ?? path}"><code>${method.toUpperCase()} ${path}</code></h2>
 <p><strong>${op.summary ?? ''}</strong></p><p>${op.description ?? ''}</p>
-${params.length === 0 ? html`<p class="muted">No parameters.</p>` : html`<table><thead><tr><th>Parameter</th><th>Required</th><th>Rule</th></tr></thead><tbody>
+${
+  params.length === 0
+    ? html`<p class="muted">No parameters.</p>`
+    : html`<table><thead><tr><th>Parameter</th><th>Required</th><th>Rule</th></tr></thead><tbody>
 ${params.map((p) => html`<tr><td><code>${p.name}</code></td><td>${p.required === true ? 'yes' : 'no'}</td><td>${p.description ?? ''}<br><span class="muted">${constraint(p.schema)}</span></td></tr>`)}
-</tbody></table>`}
+</tbody></table>`
+}
 <h3>Responses</h3><table><thead><tr><th>Status</th><th>Meaning</th><th>Headers</th></tr></thead><tbody>
 ${Object.entries(op.responses ?? {}).map(([status, r]) => html`<tr><td>${status}</td><td>${r.description ?? ''}</td><td>${Object.keys(r.headers ?? {}).join(', ')}</td></tr>`)}
 </tbody></table>
@@ -84,7 +88,9 @@ ${fields(op.responses?.['200']?.content?.['application/json']?.schema)}
 
 /** Renders the API reference page from the OpenAPI document, so the two never disagree. */
 export function renderReference(doc: OpenApiDocument): Html {
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => operation(path, m, op)));
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([m, op]) => operation(path, m, op)),
+  );
   return html`<h1>${doc.info.title} <span class="muted">v${doc.info.version}</span></h1>
 <p>${doc.info.description ?? ''}</p>
 <p>Authentication: every endpoint needs <code>Authorization: Bearer &lt;API key&gt;</code>. Errors are plain text and cost nothing.

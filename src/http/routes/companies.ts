@@ -54,7 +54,14 @@ const listSchema = {
 };
 
 /** Charges an account call to a company endpoint; test-mode calls are free and touch nothing. */
-async function bill(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, caller: Caller, endpoint: string, price: number): Promise<void> {
+async function bill(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  endpoint: string,
+  price: number,
+): Promise<void> {
   if (caller.mode === 'test') {
     reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
     return;
@@ -69,7 +76,11 @@ async function bill(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
     touchKey: ctx.keyUseDue(caller.keyId),
   });
   if (!result.ok) {
-    throw new ApiError('insufficient_credits', `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`, result);
+    throw new ApiError(
+      'insufficient_credits',
+      `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`,
+      result,
+    );
   }
   reply.header(CREDIT_COST_HEADER, result.cost).header(CREDIT_BALANCE_HEADER, result.balance);
 }

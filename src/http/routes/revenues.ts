@@ -11,27 +11,45 @@ import { resolvePeriod } from '../../revenues/revenue-data.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { ApiError, badRequest, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from '../errors.js';
 import { queryGuard } from '../query-guard.js';
-import { commonErrors, CreditHeaders, RevenueRecordSchema, textResponse } from '../schemas.js';
+import { CreditHeaders, commonErrors, RevenueRecordSchema, textResponse } from '../schemas.js';
 
 export const RevenuesQuery = Type.Object(
   {
     ticker: Type.Optional(
-      Type.String({ minLength: 1, maxLength: TICKER_MAX_LENGTH, description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.` }),
+      Type.String({
+        minLength: 1,
+        maxLength: TICKER_MAX_LENGTH,
+        description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
+      }),
     ),
     mic_code: Type.Optional(
-      Type.Union(MIC_CODES.map((m) => Type.Literal(m)), { description: 'one of the Market Identifier Codes listed in the API reference.' }),
+      Type.Union(
+        MIC_CODES.map((m) => Type.Literal(m)),
+        { description: 'one of the Market Identifier Codes listed in the API reference.' },
+      ),
     ),
-    company_id: Type.Optional(Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' })),
+    company_id: Type.Optional(
+      Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
+    ),
     isin: Type.Optional(
-      Type.String({ minLength: 12, maxLength: 12, pattern: ISIN_PATTERN, description: `exactly 12 characters matching ${ISIN_PATTERN}.` }),
+      Type.String({
+        minLength: 12,
+        maxLength: 12,
+        pattern: ISIN_PATTERN,
+        description: `exactly 12 characters matching ${ISIN_PATTERN}.`,
+      }),
     ),
     lei: Type.Optional(
-      Type.String({ minLength: 20, maxLength: 20, pattern: LEI_PATTERN, description: `exactly 20 characters matching ${LEI_PATTERN}.` }),
+      Type.String({
+        minLength: 20,
+        maxLength: 20,
+        pattern: LEI_PATTERN,
+        description: `exactly 20 characters matching ${LEI_PATTERN}.`,
+      }),
     ),
-    reporting_period: Type.Union(
-      [Type.Integer({ minimum: 2020, maximum: 2026 }), Type.Integer({ minimum: -6, maximum: -1 })],
-      { description: 'an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).' },
-    ),
+    reporting_period: Type.Union([Type.Integer({ minimum: 2020, maximum: 2026 }), Type.Integer({ minimum: -6, maximum: -1 })], {
+      description: 'an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -66,7 +84,8 @@ const schema = {
 
 /** The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code). */
 function lookUp(catalog: Catalog, q: RevenuesQuery): { company: Company | undefined; described: string } {
-  if (q.company_id !== undefined) return { company: catalog.byId(q.company_id.toLowerCase()), described: `company_id ${q.company_id}` };
+  if (q.company_id !== undefined)
+    return { company: catalog.byId(q.company_id.toLowerCase()), described: `company_id ${q.company_id}` };
   if (q.isin !== undefined) return { company: catalog.byIsin(q.isin), described: `ISIN ${q.isin}` };
   if (q.lei !== undefined) return { company: catalog.byLei(q.lei), described: `LEI ${q.lei}` };
   if (q.ticker !== undefined) {
@@ -78,7 +97,8 @@ function lookUp(catalog: Catalog, q: RevenuesQuery): { company: Company | undefi
 
 function identifierOf(q: RevenuesQuery): string {
   const id = q.company_id ?? q.isin ?? q.lei ?? (q.ticker === undefined ? undefined : `${q.ticker}@${q.mic_code ?? ''}`);
-  if (id === undefined) throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');
+  if (id === undefined)
+    throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');
   return id;
 }
 
@@ -110,14 +130,29 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
           throw new ApiError('not_found', `No data for ${which} of ${described}: not covered by any processed document.`);
         }
         const at = ctx.clock().toISOString();
-        const base = { accountId: caller.accountId, keyId: caller.keyId, endpoint: 'revenues', requestId: request.id, at, touchKey: ctx.keyUseDue(caller.keyId) };
+        const base = {
+          accountId: caller.accountId,
+          keyId: caller.keyId,
+          endpoint: 'revenues',
+          requestId: request.id,
+          at,
+          touchKey: ctx.keyUseDue(caller.keyId),
+        };
         const subject = { companyId: company.companyId, period: outcome.period };
         const result =
           outcome.kind === 'data'
-            ? await charge(db, { ...base, price: REVENUE_FIRST_ACCESS_CREDITS, purchase: { ...subject, repeatPrice: REVENUE_REPEAT_CREDITS } })
+            ? await charge(db, {
+                ...base,
+                price: REVENUE_FIRST_ACCESS_CREDITS,
+                purchase: { ...subject, repeatPrice: REVENUE_REPEAT_CREDITS },
+              })
             : await charge(db, { ...base, price: REVENUE_NO_DATA_CREDITS, subject });
         if (!result.ok) {
-          throw new ApiError('insufficient_credits', `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`, result);
+          throw new ApiError(
+            'insufficient_credits',
+            `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`,
+            result,
+          );
         }
         reply.header(CREDIT_COST_HEADER, result.cost).header(CREDIT_BALANCE_HEADER, result.balance);
         if (outcome.kind === 'no-data') return reply.code(204).send();

@@ -1,0 +1,47 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { expect } from 'vitest';
+
+interface ResponseSpec {
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: object }>;
+}
+
+type Document = { paths: Record<string, Record<string, { responses: Record<string, ResponseSpec> }>> };
+
+/**
+ * Checks real responses against the service's own OpenAPI document: the status is declared, the
+ * declared headers are present, and a JSON body validates against its schema.
+ */
+export class Conformance {
+  readonly #ajv = new Ajv2020({ strict: false, allErrors: true });
+  readonly #validators = new Map<object, ReturnType<Ajv2020['compile']>>();
+
+  constructor(private readonly doc: Document) {
+    addFormats.default(this.#ajv);
+  }
+
+  check(method: string, path: string, status: number, headers: Headers, body: string): void {
+    const op = this.doc.paths[path]?.[method.toLowerCase()];
+    if (op === undefined) return; // pages and unknown routes are not API operations
+    const spec = op.responses[String(status)];
+    expect(spec, `${method} ${path} answered ${status}, which the OpenAPI document does not declare`).toBeDefined();
+    if (spec === undefined) return;
+    for (const name of Object.keys(spec.headers ?? {})) {
+      expect(headers.get(name), `${method} ${path} ${status} lacks declared header ${name}`).not.toBeNull();
+    }
+    const json = spec.content?.['application/json'];
+    if (json !== undefined) {
+      let validate = this.#validators.get(json.schema);
+      if (validate === undefined) {
+        validate = this.#ajv.compile(json.schema);
+        this.#validators.set(json.schema, validate);
+      }
+      const ok = validate(JSON.parse(body));
+      expect(ok, `${method} ${path} ${status} body breaks its schema: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    if (spec.content?.['text/plain'] !== undefined) {
+      expect(headers.get('content-type') ?? '').toMatch(/^text\/plain/);
+    }
+  }
+}

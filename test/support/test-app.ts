@@ -1,0 +1,137 @@
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { buildApp } from '../../src/app.js';
+import { createKey } from '../../src/auth/api-keys.js';
+import { openDatabase } from '../../src/cli/open-database.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { ledgerSum } from '../../src/credits/ledger.js';
+import type { Db, Dialect } from '../../src/db/connect.js';
+import type { Subscription } from '../../src/db/schema.js';
+import { importBundle } from '../../src/ingest/import-bundle.js';
+import { Conformance } from './openapi-conformance.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
+export const TEST_SECRET = 'corpdata-test-secret-0123456789abcdef';
+export const PUBLIC_URL = 'http://corpdata.test';
+
+export interface Response {
+  status: number;
+  headers: Headers;
+  text: string;
+  json<T = unknown>(): T;
+  cost: number | null;
+  balance: number | null;
+}
+
+export interface TestAccount {
+  accountId: string;
+  email: string;
+  key: string;
+  keyId: string;
+}
+
+export interface TestApp {
+  url: string;
+  dialect: Dialect;
+  database: TestDatabase;
+  db: Db;
+  config: Config;
+  app: FastifyInstance;
+  /** GET over real HTTP; every API response is checked against the OpenAPI document. */
+  get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  account(options?: { credits?: number; subscription?: Subscription; password?: string }): Promise<TestAccount>;
+  /** Asserts that every account's ledger sums to its balance. */
+  expectLedgersBalance(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export function testConfig(database: TestDatabase, extra: Record<string, string> = {}): Config {
+  return loadConfig({
+    CORPDATA_DATABASE: database.url,
+    CORPDATA_DEMO: 'off',
+    CORPDATA_SECRET: TEST_SECRET,
+    CORPDATA_PUBLIC_URL: PUBLIC_URL,
+    CORPDATA_SYNC_INTERVAL_MS: '50',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  });
+}
+
+/** A running app on a fresh database of `dialect`, loaded with `bundle` (the fixture by default). */
+export async function startApp(dialect: Dialect, options: { bundle?: string | null } = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const config = testConfig(database);
+  const { db } = await openDatabase(config);
+  const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
+  if (bundle !== null) await importBundle(db.kysely, bundle);
+  const app = await buildApp({ config, db, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  const url = `http://127.0.0.1:${address.port}`;
+  let conformance: Conformance | undefined;
+
+  const get = async (path: string, key?: string | null, headers: Record<string, string> = {}): Promise<Response> => {
+    const h: Record<string, string> = { ...headers };
+    if (key !== undefined && key !== null) h.authorization = `Bearer ${key}`;
+    const res = await fetch(url + path, { headers: h });
+    const text = await res.text();
+    if (conformance === undefined) {
+      conformance = new Conformance(await (await fetch(`${url}/api/v1/openapi.json`)).json());
+    }
+    conformance.check('GET', path.split('?')[0] ?? path, res.status, res.headers, text);
+    const header = (name: string) => (res.headers.get(name) === null ? null : Number(res.headers.get(name)));
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: <T>() => JSON.parse(text) as T,
+      cost: header('x-credit-cost'),
+      balance: header('x-credit-balance'),
+    };
+  };
+
+  const account = async (o: { credits?: number; subscription?: Subscription; password?: string } = {}): Promise<TestAccount> => {
+    counter += 1;
+    const email = `user${counter}-${Date.now()}@example.com`;
+    const a = await createAccount(db.kysely, {
+      email,
+      credits: o.credits ?? 1000,
+      subscription: o.subscription ?? 'revenues',
+      ...(o.password === undefined ? {} : { password: o.password }),
+      now: new Date(),
+    });
+    const k = await createKey(db.kysely, { accountId: a.account_id, name: 'test', secret: TEST_SECRET, now: new Date() });
+    return { accountId: a.account_id, email, key: k.api_key, keyId: k.key_id };
+  };
+
+  const expectLedgersBalance = async () => {
+    const accounts = await db.kysely.selectFrom('accounts').select(['account_id', 'balance']).execute();
+    for (const a of accounts) {
+      expect(await ledgerSum(db.kysely, a.account_id), `ledger of ${a.account_id}`).toBe(Number(a.balance));
+      expect(Number(a.balance)).toBeGreaterThanOrEqual(0);
+    }
+  };
+
+  return {
+    url,
+    dialect,
+    database,
+    db,
+    config,
+    app,
+    get,
+    account,
+    expectLedgersBalance,
+    close: async () => {
+      await app.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}

@@ -12,6 +12,8 @@ interface IndexedEntry {
   /** Name words without the legal form, joined by single spaces. */
   readonly key: string;
   readonly keyWords: readonly string[];
+  /** Every word of the name, legal form included. */
+  readonly allWords: readonly string[];
   readonly upperTickers: readonly string[];
 }
 
@@ -52,10 +54,7 @@ function tierOf(e: IndexedEntry, upperQuery: string, qKey: string, qWords: reado
   if (e.upperTickers.includes(upperQuery)) return Tier.ExactTicker;
   if (qKey === '') return undefined;
   if (e.key === qKey) return Tier.ExactName;
-  if (qWords.every((w) => e.keyWords.includes(w))) {
-    // Every word present in order as a contiguous phrase or not, a whole-word match ranks here.
-    return Tier.WholeWords;
-  }
+  if (qWords.every((w) => e.allWords.includes(w))) return Tier.WholeWords;
   if (e.key.startsWith(qKey) || e.keyWords.some((w) => w.startsWith(qKey))) return Tier.Prefix;
   if (e.upperTickers.some((t) => t.startsWith(upperQuery))) return Tier.Prefix;
   const lastWord = qWords[qWords.length - 1] ?? '';
@@ -83,6 +82,7 @@ export class SearchIndex {
         entry,
         key: keyWords.join(' '),
         keyWords,
+        allWords: words(entry.name),
         upperTickers: entry.tickers.map((t) => t.toUpperCase()),
       };
     });

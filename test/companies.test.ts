@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, DELTA, QUIET } from './support/fixture.js';
-import { startApp, type TestApp, type TestAccount } from './support/test-app.js';
+import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 interface CompanyRecord {
   company_id: string;
@@ -30,9 +30,21 @@ describe.each(dialects())('company search and list (%s)', (dialect) => {
 
   it('returns exactly the five fields of a company record, with the primary listing', async () => {
     const [alpha] = await search('ALPH');
-    expect(alpha).toEqual({ company_id: ALPHA.id, company_name: 'Alpha Industries AG', ticker: 'ALPH', mic_code: 'XETR', country: 'Germany' });
+    expect(alpha).toEqual({
+      company_id: ALPHA.id,
+      company_name: 'Alpha Industries AG',
+      ticker: 'ALPH',
+      mic_code: 'XETR',
+      country: 'Germany',
+    });
     const [quiet] = await search('QUIET');
-    expect(quiet).toEqual({ company_id: QUIET.id, company_name: 'Quiet Shell Company', ticker: 'QUIET', mic_code: 'XNGS', country: null });
+    expect(quiet).toEqual({
+      company_id: QUIET.id,
+      company_name: 'Quiet Shell Company',
+      ticker: 'QUIET',
+      mic_code: 'XNGS',
+      country: null,
+    });
   });
 
   it('ranks an exact ticker first, then an exact name, then prefixes', async () => {

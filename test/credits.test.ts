@@ -12,7 +12,12 @@ describe.each(dialects())('credits and billing (%s)', (dialect) => {
   afterEach(() => t.expectLedgersBalance());
 
   async function ledgerOf(accountId: string) {
-    return t.db.kysely.selectFrom('ledger').select(['amount', 'endpoint', 'reporting_period']).where('account_id', '=', accountId).orderBy('entry_id').execute();
+    return t.db.kysely
+      .selectFrom('ledger')
+      .select(['amount', 'endpoint', 'reporting_period'])
+      .where('account_id', '=', accountId)
+      .orderBy('entry_id')
+      .execute();
   }
 
   it('charges 25 for a first access, 1 for a repeat, and keys the purchase by the resolved period', async () => {

@@ -1,14 +1,24 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENCIES } from '../src/revenues/currencies.js';
 import { MIC_CODES } from '../src/catalog/mic-codes.js';
+import { CURRENCIES } from '../src/revenues/currencies.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
 type Doc = {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ name: string; required?: boolean; schema: Record<string, unknown> }>; responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string;
+        parameters?: Array<{ name: string; required?: boolean; schema: Record<string, unknown> }>;
+        responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+      }
+    >
+  >;
 };
 
 describe.each(dialects().slice(0, 1))('OpenAPI document (%s)', (dialect) => {

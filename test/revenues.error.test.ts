@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, GAMMA } from './support/fixture.js';
-import { startApp, type TestApp, type TestAccount } from './support/test-app.js';
+import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 describe.each(dialects())('revenues, refusals (%s)', (dialect) => {
   let t: TestApp;
@@ -103,13 +103,18 @@ describe.each(dialects())('revenues, refusals (%s)', (dialect) => {
 
   it('validates a lower identifier given beside a higher one, then ignores it', async () => {
     await expect400(`company_id=${BETA.id}&ticker=${'X'.repeat(16)}&reporting_period=2023`, 'ticker');
-    const res = await t.get(`/api/v1/revenues?company_id=${BETA.id}&isin=${ALPHA.isin}&lei=${ALPHA.lei}&ticker=ALPH&reporting_period=2023`, caller.key);
+    const res = await t.get(
+      `/api/v1/revenues?company_id=${BETA.id}&isin=${ALPHA.isin}&lei=${ALPHA.lei}&ticker=ALPH&reporting_period=2023`,
+      caller.key,
+    );
     expect(res.json<Array<{ company_id: string }>>()[0]?.company_id).toBe(BETA.id);
   });
 
   it('follows company_id > isin > lei > ticker', async () => {
     const company = (q: string) =>
-      t.get(`/api/v1/revenues?${q}&reporting_period=2023`, caller.key).then((r) => r.json<Array<{ company_id: string }>>()[0]?.company_id);
+      t
+        .get(`/api/v1/revenues?${q}&reporting_period=2023`, caller.key)
+        .then((r) => r.json<Array<{ company_id: string }>>()[0]?.company_id);
     expect(await company(`isin=${ALPHA.isin}&lei=${BETA.lei}&ticker=BETA`)).toBe(ALPHA.id);
     expect(await company(`lei=${ALPHA.lei}&ticker=BETA`)).toBe(ALPHA.id);
     expect(await company(`ticker=BETA&mic_code=XNYS`)).toBe(BETA.id);

@@ -41,7 +41,11 @@ describe.each(dialects())('authentication (%s)', (dialect) => {
 
   it('refuses a bad signature', async () => {
     const { key, accountId, keyId } = await t.account();
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(accountId).setJti(keyId).setIssuedAt()
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(accountId)
+      .setJti(keyId)
+      .setIssuedAt()
       .sign(new TextEncoder().encode('another-secret-another-secret-00'));
     await expect401(`Bearer ${forged}`, /signature/);
     const [h, p, s] = key.split('.');
@@ -54,22 +58,48 @@ describe.each(dialects())('authentication (%s)', (dialect) => {
     const { accountId, keyId } = await t.account();
     const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: accountId, jti: keyId, iat: 1 })}.`;
     await expect401(`Bearer ${none}`, /Malformed|algorithm/);
-    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setSubject(accountId).setJti(keyId).setIssuedAt().sign(secret);
+    const hs512 = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject(accountId)
+      .setJti(keyId)
+      .setIssuedAt()
+      .sign(secret);
     await expect401(`Bearer ${hs512}`, /algorithm/);
     const { privateKey } = await generateKeyPair('RS256');
-    const rs = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setSubject(accountId).setJti(keyId).setIssuedAt().sign(privateKey);
+    const rs = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256' })
+      .setSubject(accountId)
+      .setJti(keyId)
+      .setIssuedAt()
+      .sign(privateKey);
     await expect401(`Bearer ${rs}`, /algorithm/);
   });
 
   it('refuses an expired key and a key whose id or account is unknown', async () => {
     const { accountId } = await t.account();
     const past = new Date(Date.now() - 3_600_000);
-    const expired = await createKey(t.db.kysely, { accountId, name: 'short', secret: TEST_SECRET, now: past, expiresInSeconds: 60 });
+    const expired = await createKey(t.db.kysely, {
+      accountId,
+      name: 'short',
+      secret: TEST_SECRET,
+      now: past,
+      expiresInSeconds: 60,
+    });
     await expect401(`Bearer ${expired.api_key}`, /Expired/);
-    const unknownKey = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(accountId).setJti('00000000-0000-4000-8000-00000000dead').setIssuedAt().sign(secret);
+    const unknownKey = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(accountId)
+      .setJti('00000000-0000-4000-8000-00000000dead')
+      .setIssuedAt()
+      .sign(secret);
     await expect401(`Bearer ${unknownKey}`, /Revoked or unknown/);
     const other = await t.account();
-    const wrongAccount = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(accountId).setJti(other.keyId).setIssuedAt().sign(secret);
+    const wrongAccount = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(accountId)
+      .setJti(other.keyId)
+      .setIssuedAt()
+      .sign(secret);
     await expect401(`Bearer ${wrongAccount}`, /Revoked or unknown/);
   });
 

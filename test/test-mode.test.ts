@@ -6,8 +6,20 @@ import { startApp, type TestApp } from './support/test-app.js';
 async function snapshot(t: TestApp) {
   const k = t.db.kysely;
   const count = async (table: 'ledger' | 'purchases' | 'accounts' | 'api_keys') =>
-    Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  return { ledger: await count('ledger'), purchases: await count('purchases'), accounts: await count('accounts'), keys: await count('api_keys') };
+    Number(
+      (
+        await k
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    ledger: await count('ledger'),
+    purchases: await count('purchases'),
+    accounts: await count('accounts'),
+    keys: await count('api_keys'),
+  };
 }
 
 describe.each(dialects())('test mode (%s)', (dialect) => {

@@ -19,9 +19,9 @@ interface IndexedEntry {
 
 /**
  * Match tiers, best first: exact ticker, exact name, every query word a whole word of the name,
- * name or word prefix (or ticker prefix), inside a word, then fuzzy (small edit distance).
+ * name or word prefix, ticker prefix, inside a word, then fuzzy (small edit distance).
  */
-export const Tier = { ExactTicker: 0, ExactName: 1, WholeWords: 2, Prefix: 3, Inside: 4, Fuzzy: 5 } as const;
+export const Tier = { ExactTicker: 0, ExactName: 1, WholeWords: 2, Prefix: 3, TickerPrefix: 4, Inside: 5, Fuzzy: 6 } as const;
 export type Tier = (typeof Tier)[keyof typeof Tier];
 
 export const SEARCH_LIMIT = 10;
@@ -56,12 +56,12 @@ function tierOf(e: IndexedEntry, upperQuery: string, qKey: string, qWords: reado
   if (e.key === qKey) return Tier.ExactName;
   if (qWords.every((w) => e.allWords.includes(w))) return Tier.WholeWords;
   if (e.key.startsWith(qKey) || e.keyWords.some((w) => w.startsWith(qKey))) return Tier.Prefix;
-  if (e.upperTickers.some((t) => t.startsWith(upperQuery))) return Tier.Prefix;
   const lastWord = qWords[qWords.length - 1] ?? '';
   const leading = qWords.slice(0, -1);
   if (qWords.length > 1 && leading.every((w) => e.keyWords.includes(w)) && e.keyWords.some((w) => w.startsWith(lastWord))) {
     return Tier.Prefix;
   }
+  if (e.upperTickers.some((t) => t.startsWith(upperQuery))) return Tier.TickerPrefix;
   if (e.key.includes(qKey)) return Tier.Inside;
   const budget = fuzzyBudget(qKey.length);
   if (budget > 0) {

@@ -82,7 +82,9 @@ export async function startApp(dialect: Dialect, options: { bundle?: string | nu
     const res = await fetch(url + path, { headers: h });
     const text = await res.text();
     if (conformance === undefined) {
-      conformance = new Conformance((await (await fetch(`${url}/api/v1/openapi.json`)).json()) as ConstructorParameters<typeof Conformance>[0]);
+      conformance = new Conformance(
+        (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as ConstructorParameters<typeof Conformance>[0],
+      );
     }
     conformance.check('GET', path.split('?')[0] ?? path, res.status, res.headers, text);
     const header = (name: string) => (res.headers.get(name) === null ? null : Number(res.headers.get(name)));

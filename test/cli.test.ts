@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpdata, freePort, startServer } from './support/cli.js';
+import { dialects } from './support/dialects.js';
+import { FIXTURE_BUNDLE, TEST_SECRET } from './support/test-app.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let server: Awaited<ReturnType<typeof startServer>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    env = { CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off', CORPDATA_SYNC_INTERVAL_MS: '100' };
+    const migrated = await corpdata(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.json()).toEqual({ migrated: ['001-initial'], seeded: null });
+    const imported = await corpdata(['import', FIXTURE_BUNDLE], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    server = await startServer(env, freePort());
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('migrate is idempotent and prints JSON', async () => {
+    const again = await corpdata(['migrate'], env);
+    expect(again.code).toBe(0);
+    expect(again.json()).toEqual({ migrated: [], seeded: null });
+  });
+
+  it('creates, shows and credits accounts, printing one JSON object each', async () => {
+    const created = await corpdata(['accounts', 'create', '--email', `Ops-${dialect}@Example.com`, '--credits', '50'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const account = created.json<{ account_id: string; email: string; balance: number }>();
+    expect(Object.keys(account).sort()).toEqual(['account_id', 'balance', 'email']);
+    expect(account).toMatchObject({ email: `ops-${dialect}@example.com`, balance: 50 });
+    const byEmail = await corpdata(['accounts', 'show', account.email], env);
+    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues' });
+    const byId = await corpdata(['accounts', 'show', account.account_id], env);
+    expect(byId.json()).toEqual(byEmail.json());
+    const granted = await corpdata(['credits', 'grant', account.email, '25'], env);
+    expect(granted.json()).toEqual({ balance: 75 });
+    const noSub = await corpdata(['accounts', 'create', '--email', `nosub-${dialect}@example.com`, '--no-subscription'], env);
+    expect(noSub.json()).toMatchObject({ balance: 0 });
+    expect((await corpdata(['accounts', 'show', `nosub-${dialect}@example.com`], env)).json()).toMatchObject({
+      subscription: 'none',
+    });
+  });
+
+  it('fails clearly on stderr with a non-zero exit and nothing on stdout', async () => {
+    await corpdata(['accounts', 'create', '--email', `dup-${dialect}@example.com`], env);
+    const cases = [
+      ['accounts', 'create', '--email', `dup-${dialect}@example.com`],
+      ['accounts', 'create', '--email', 'not-an-email'],
+      ['accounts', 'create', '--email', `x-${dialect}@example.com`, '--credits', '-5'],
+      ['accounts', 'show', 'nobody@example.com'],
+      ['credits', 'grant', `dup-${dialect}@example.com`, '0'],
+      ['credits', 'grant', `dup-${dialect}@example.com`, 'ten'],
+      ['credits', 'grant', 'nobody@example.com', '10'],
+      ['keys', 'create', 'nobody@example.com'],
+      ['keys', 'revoke', '00000000-0000-4000-8000-000000000000'],
+      ['import', '/nonexistent/bundle'],
+      ['no-such-command'],
+    ];
+    for (const args of cases) {
+      const r = await corpdata(args, env);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
+    }
+    const bad = await corpdata(['accounts', 'create', '--email', 'x@example.com'], { ...env, CORPDATA_DATABASE: 'mysql://nope' });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/CORPDATA_DATABASE/);
+  });
+
+  it('makes keys that work at once on a running server, and revocations that stop them within a second', async () => {
+    const email = `keys-${dialect}@example.com`;
+    await corpdata(['accounts', 'create', '--email', email, '--credits', '100'], env);
+    const made = await corpdata(['keys', 'create', email, '--name', 'ci'], env);
+    expect(made.code, made.stderr).toBe(0);
+    const { key_id, api_key } = made.json<{ key_id: string; api_key: string }>();
+    expect(Object.keys(made.json()).sort()).toEqual(['api_key', 'key_id']);
+    const call = () =>
+      fetch(`${server.url}/api/v1/revenues?ticker=BETA&reporting_period=-1`, { headers: { authorization: `Bearer ${api_key}` } });
+    const ok = await call();
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-credit-cost')).toBe('25');
+    const revoked = await corpdata(['keys', 'revoke', key_id], env);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const deadline = Date.now() + 1000;
+    let status = 200;
+    while (status !== 401 && Date.now() < deadline) status = (await call()).status;
+    expect(status).toBe(401);
+  });
+
+  it('prints the fixed test token, which the server honours with mock data', async () => {
+    const r = await corpdata(['test-token'], env);
+    const { test_token } = r.json<{ test_token: string }>();
+    const res = await fetch(`${server.url}/api/v1/revenues?ticker=AAPL&reporting_period=-1`, {
+      headers: { authorization: `Bearer ${test_token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-credit-cost')).toBe('0');
+  });
+
+  it('keys signed with CORPDATA_SECRET verify on a server configured with it', async () => {
+    const secretEnv = { ...env, CORPDATA_SECRET: TEST_SECRET };
+    const email = `secret-${dialect}@example.com`;
+    await corpdata(['accounts', 'create', '--email', email, '--credits', '30'], secretEnv);
+    const { api_key } = (await corpdata(['keys', 'create', email], secretEnv)).json<{ api_key: string }>();
+    // the running server uses the generated secret, so this key must be refused there
+    const res = await fetch(`${server.url}/api/v1/companies/search?query=beta`, {
+      headers: { authorization: `Bearer ${api_key}` },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it('stops gracefully on SIGTERM', async () => {
+    const other = await startServer(env, freePort());
+    expect(await other.stop()).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 import type { KeyVerifier } from './auth/verify-key.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { Config } from './config.js';
+import type { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import type { RevenueCache } from './revenues/revenue-data.js';
 
@@ -13,6 +14,7 @@ export interface AppContext {
   catalog(): Promise<Catalog>;
   readonly revenues: RevenueCache;
   readonly verifier: KeyVerifier;
+  readonly billing: Biller;
   /** True when the key's last-use stamp is due (at most once a minute), to keep writes rare. */
   keyUseDue(keyId: string): boolean;
 }

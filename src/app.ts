@@ -5,11 +5,13 @@ import type { AppContext } from './app-context.js';
 import { KeyVerifier } from './auth/verify-key.js';
 import { type Catalog, loadCatalog } from './catalog/catalog.js';
 import type { Config } from './config.js';
+import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { installErrorHandling } from './http/errors.js';
 import { companiesRoutes } from './http/routes/companies.js';
+import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
 import { revenuesRoute } from './http/routes/revenues.js';
@@ -62,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     revenues,
     verifier,
+    billing: new Biller(db),
     keyUseDue: (keyId) => {
       const now = clock().getTime();
       const last = lastTouch.get(keyId);
@@ -94,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(revenuesRoute(ctx));
   await app.register(companiesRoutes(ctx));
   await app.register(openapiRoute);
+  await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));
   return app;
 }

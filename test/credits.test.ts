@@ -102,6 +102,25 @@ describe.each(dialects())('credits and billing (%s)', (dialect) => {
     expect(new Set(balances).size).toBe(50);
   });
 
+  it('prices concurrent calls for one company-period on a first access that was refused as first accesses', async () => {
+    const { key } = await t.account({ credits: 24 });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => t.get('/api/v1/revenues?ticker=BETA&reporting_period=2022', key)),
+    );
+    expect(results.map((r) => [r.status, r.cost, r.balance])).toEqual(Array.from({ length: 5 }, () => [402, 25, 24]));
+    const exact = await t.account({ credits: 25 });
+    const paid = await Promise.all(
+      Array.from({ length: 5 }, () => t.get('/api/v1/revenues?ticker=BETA&reporting_period=2022', exact.key)),
+    );
+    expect(paid.map((r) => [r.status, r.cost]).sort()).toEqual([
+      [200, 25],
+      [402, 1],
+      [402, 1],
+      [402, 1],
+      [402, 1],
+    ]);
+  });
+
   it('never overdraws: concurrent first accesses to different periods with credits for one', async () => {
     const { key } = await t.account({ credits: 30 });
     const paths = [2022, 2023, 2024].flatMap((p) =>

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 import { createAccount } from '../accounts/accounts.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import { charge } from './charge.js';
+import { Biller } from './charge.js';
 import { grantCredits, ledgerSum } from './ledger.js';
 
 type Op = { kind: 'grant'; credits: number } | { kind: 'buy'; company: number; period: number } | { kind: 'flat'; price: number };
@@ -42,6 +42,7 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
         async (opening, rounds) => {
           n += 1;
           const k = db.kysely;
+          const biller = new Biller(db);
           const account = await createAccount(k, { email: `p${n}-${Date.now()}@example.com`, credits: opening, now: new Date() });
           const id = account.account_id;
           let expected = opening;
@@ -56,12 +57,12 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
                 const base = { accountId: id, keyId: null, endpoint: 'test', requestId: 'r', at };
                 const r =
                   op.kind === 'buy'
-                    ? await charge(k, {
+                    ? await biller.charge({
                         ...base,
                         price: 25,
                         purchase: { companyId: `c${op.company}`, period: op.period, repeatPrice: 1 },
                       })
-                    : await charge(k, { ...base, price: op.price });
+                    : await biller.charge({ ...base, price: op.price });
                 return { op, balance: r.balance, cost: r.cost, ok: r.ok };
               }),
             );

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { appendLedger } from './ledger.js';
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.js';
+import { type BatchOutcome, chargeBatch, chargeStatements } from './charge-batch.js';
 
 /** What a billed call asks of the ledger. */
 export interface ChargeRequest {
@@ -22,86 +22,89 @@ export interface ChargeRequest {
   touchKey?: boolean;
 }
 
-export type ChargeResult = { ok: true; cost: number; balance: number } | { ok: false; cost: number; balance: number };
-
-class Insufficient extends Error {
-  constructor(readonly cost: number) {
-    super('insufficient credits');
-  }
+/** `ok: false` means the balance was below `cost` and nothing was charged. */
+export interface ChargeResult {
+  ok: boolean;
+  cost: number;
+  balance: number;
 }
+
+interface Pending {
+  req: ChargeRequest;
+  resolve(result: ChargeResult): void;
+  reject(error: unknown): void;
+}
+
+const MAX_BATCH = 256;
 
 /**
- * Charges one call in one transaction: the purchase record (if any), the balance guarded by
- * `balance >= cost`, and the ledger entry commit together or not at all.
- *
- * The purchase insert goes first on purpose: it takes the write lock (SQLite) or the row lock
- * (PostgreSQL), so concurrent first accesses to one company-period serialize on it and exactly
- * one of them pays the first-access price.
+ * Charges calls with group commit: calls that arrive while a transaction is running wait and are
+ * charged together in the next one, each checked on its own (see {@link chargeBatch}), and no
+ * call is answered before the transaction holding its charge has committed. One transaction then
+ * carries many charges, which is what makes the billed path cheap on both databases.
  */
-export async function charge(db: Kysely<Database>, req: ChargeRequest): Promise<ChargeResult> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      let cost = req.price;
-      if (req.purchase !== undefined) {
-        const inserted = await trx
-          .insertInto('purchases')
-          .values({
-            account_id: req.accountId,
-            company_id: req.purchase.companyId,
-            reporting_period: req.purchase.period,
-            created_at: req.at,
-          })
-          .onConflict((oc) => oc.columns(['account_id', 'company_id', 'reporting_period']).doNothing())
-          .returning('account_id')
-          .executeTakeFirst();
-        if (inserted === undefined) cost = req.purchase.repeatPrice;
-      }
-      const row = await trx
-        .updateTable('accounts')
-        .set({ balance: sql`balance - ${cost}` })
-        .where('account_id', '=', req.accountId)
-        .where('balance', '>=', cost)
-        .returning('balance')
-        .executeTakeFirst();
-      if (row === undefined) throw new Insufficient(cost);
-      const balance = Number(row.balance);
-      const subject = req.purchase ?? req.subject;
-      await appendLedger(trx, {
-        accountId: req.accountId,
-        amount: -cost,
-        balanceAfter: balance,
-        kind: 'charge',
-        endpoint: req.endpoint,
-        keyId: req.keyId,
-        companyId: subject?.companyId ?? null,
-        reportingPeriod: subject?.period ?? null,
-        requestId: req.requestId,
-        at: req.at,
-      });
-      if (req.touchKey === true && req.keyId !== null) {
-        await trx.updateTable('api_keys').set({ last_used_at: req.at }).where('key_id', '=', req.keyId).execute();
-      }
-      return { ok: true as const, cost, balance };
-    });
-  } catch (error) {
-    if (!(error instanceof Insufficient)) throw error;
-    return { ok: false, cost: error.cost, balance: await balanceOf(db, req.accountId) };
+export class Biller {
+  readonly #statements;
+  #queue: Pending[] = [];
+  #draining = false;
+
+  constructor(private readonly db: Db) {
+    this.#statements = chargeStatements(db.dialect);
   }
-}
 
-export async function balanceOf(db: Kysely<Database>, accountId: string): Promise<number> {
-  const row = await db.selectFrom('accounts').select('balance').where('account_id', '=', accountId).executeTakeFirstOrThrow();
-  return Number(row.balance);
-}
+  charge(req: ChargeRequest): Promise<ChargeResult> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ req, resolve, reject });
+      if (!this.#draining) {
+        // Start on the next turn of the event loop, so calls whose requests arrived together share it.
+        this.#draining = true;
+        setImmediate(() => void this.#drain());
+      }
+    });
+  }
 
-/** Whether the account already bought this company-period (for the price a refused call would have had). */
-export async function hasPurchased(db: Kysely<Database>, accountId: string, companyId: string, period: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('purchases')
-    .select('account_id')
-    .where('account_id', '=', accountId)
-    .where('company_id', '=', companyId)
-    .where('reporting_period', '=', period)
-    .executeTakeFirst();
-  return row !== undefined;
+  async balanceOf(accountId: string): Promise<number> {
+    const { rows } = await sql<{ balance: number }>`select balance from accounts where account_id = ${accountId}`.execute(
+      this.db.kysely,
+    );
+    return Number(rows[0]?.balance ?? 0);
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) await this.#runBatch(this.#takeBatch());
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  /** Takes the oldest queued calls, in arrival order. */
+  #takeBatch(): Pending[] {
+    return this.#queue.splice(0, MAX_BATCH);
+  }
+
+  async #runBatch(batch: Pending[]): Promise<void> {
+    try {
+      const outcomes = await this.#transact(batch.map((p) => p.req));
+      const retry: Pending[] = [];
+      batch.forEach((p, i) => {
+        const outcome = outcomes[i];
+        if (outcome === undefined || outcome === 'retry') retry.push(p);
+        else p.resolve(outcome);
+      });
+      this.#queue.unshift(...retry);
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      // One failed batch (a deadlock, a dropped connection) must not fail its neighbours: alone, each
+      // call either succeeds or fails for its own reason.
+      for (const p of batch) await this.#runBatch([p]);
+    }
+  }
+
+  #transact(requests: ChargeRequest[]): Promise<BatchOutcome[]> {
+    return this.db.kysely.transaction().execute((trx) => chargeBatch(trx, this.#statements, requests));
+  }
 }

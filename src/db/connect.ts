@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
@@ -24,6 +24,31 @@ function parseInt8(text: string): number {
   return n;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement anew; on the hot path preparing costs more than running. The
+ * queries are few and fixed, so prepared statements are kept by SQL text (bounded, oldest out).
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let statement = cache.get(text);
+      if (statement === undefined) {
+        statement = sqlite.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export interface ConnectOptions {
   poolSize?: number;
   statementTimeoutMs?: number;
@@ -39,7 +64,7 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
     sqlite.pragma('foreign_keys = ON');
     // Another process (the CLI next to a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 10000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({

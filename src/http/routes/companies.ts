@@ -3,7 +3,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { CompanyRecord } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search.js';
-import { charge } from '../../credits/charge.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
 import { authHook, type Caller, callerOf } from '../auth-hook.js';
@@ -66,7 +65,7 @@ async function bill(
     reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
     return;
   }
-  const result = await charge(ctx.db.kysely, {
+  const result = await ctx.billing.charge({
     accountId: caller.accountId,
     keyId: caller.keyId,
     endpoint,

@@ -4,7 +4,6 @@ import type { AppContext } from '../../app-context.js';
 import type { Catalog, Company } from '../../catalog/catalog.js';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import { MIC_CODES } from '../../catalog/mic-codes.js';
-import { balanceOf, charge } from '../../credits/charge.js';
 import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_CREDITS } from '../../credits/prices.js';
 import { mockRevenues } from '../../mock/mock-data.js';
 import { resolvePeriod } from '../../revenues/revenue-data.js';
@@ -115,11 +114,10 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
           return reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0).send(records);
         }
         identifierOf(q);
-        const db = ctx.db.kysely;
         if (caller.subscription !== 'revenues') {
           throw new ApiError('subscription_required', 'Subscription required.', {
             cost: REVENUE_FIRST_ACCESS_CREDITS,
-            balance: await balanceOf(db, caller.accountId),
+            balance: await ctx.billing.balanceOf(caller.accountId),
           });
         }
         const { company, described } = lookUp(await ctx.catalog(), q);
@@ -141,12 +139,12 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
         const subject = { companyId: company.companyId, period: outcome.period };
         const result =
           outcome.kind === 'data'
-            ? await charge(db, {
+            ? await ctx.billing.charge({
                 ...base,
                 price: REVENUE_FIRST_ACCESS_CREDITS,
                 purchase: { ...subject, repeatPrice: REVENUE_REPEAT_CREDITS },
               })
-            : await charge(db, { ...base, price: REVENUE_NO_DATA_CREDITS, subject });
+            : await ctx.billing.charge({ ...base, price: REVENUE_NO_DATA_CREDITS, subject });
         if (!result.ok) {
           throw new ApiError(
             'insufficient_credits',

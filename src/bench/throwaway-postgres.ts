@@ -1,0 +1,50 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A PostgreSQL cluster in a temporary folder, for tests and benchmarks; gone after `stop()`. */
+export interface ThrowawayPostgres {
+  /** Admin URL (user postgres, database postgres). */
+  url: string;
+  stop(): void;
+}
+
+function binDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  const version = versions[0];
+  if (version === undefined)
+    throw new Error('PostgreSQL is not installed (apt-get install -y postgresql), or set DIALECTS=sqlite');
+  return join(root, version, 'bin');
+}
+
+/**
+ * Starts a throwaway cluster on a random loopback port. Durability is off (fsync, synchronous
+ * commit) because the data dies with it. Debian's binaries refuse root, so then it runs as postgres.
+ */
+export function startThrowawayPostgres(): ThrowawayPostgres {
+  const bin = binDir();
+  const dir = mkdtempSync(join(tmpdir(), 'corpdata-pg-'));
+  chmodSync(dir, 0o777);
+  const asRoot = process.getuid?.() === 0;
+  const command = (cmd: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
+  const run = (cmd: string, args: string[]) => {
+    const [file, argv] = command(cmd, args);
+    execFileSync(file, argv, { stdio: 'pipe' });
+  };
+  const data = join(dir, 'data');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', options, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      const [file, argv] = command('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      spawnSync(file, argv, { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

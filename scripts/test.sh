@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian machine: installs PostgreSQL and Chromium from Debian if
+# they are missing, installs the project (npm ci), then runs lint, type checks and every test on
+# SQLite and on a throwaway PostgreSQL cluster (started and removed by the test run itself).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=''
+  [ "$(id -u)" -eq 0 ] || sudo='sudo'
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+npm ci
+npm test -- "$@"

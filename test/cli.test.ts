@@ -17,7 +17,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(migrated.json()).toEqual({ migrated: ['001-initial'], seeded: null });
     const imported = await corpdata(['import', FIXTURE_BUNDLE], env);
     expect(imported.code, imported.stderr).toBe(0);
-    server = await startServer(env, freePort());
+    server = await startServer(env, await freePort());
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -118,7 +118,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
   });
 
   it('stops gracefully on SIGTERM', async () => {
-    const other = await startServer(env, freePort());
+    const other = await startServer(env, await freePort());
     expect(await other.stop()).toBe(0);
   });
 });

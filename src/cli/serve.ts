@@ -2,25 +2,34 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from './open-database.js';
 
+/** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 /** Serves until SIGTERM or SIGINT, then stops accepting, finishes in-flight requests and exits. */
 export async function serve(config: Config): Promise<void> {
   const { db } = await openDatabase(config);
   const app = await buildApp({ config, db });
   let closing = false;
-  const shutdown = (signal: string) => {
+  const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    app
-      .close()
-      .then(() => db.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
+    // Keep-alive connections that finish their last request after close began stay open unless swept.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    try {
+      await app.close();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    } finally {
+      clearInterval(sweep);
+      clearTimeout(cut);
+    }
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
 }

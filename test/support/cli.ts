@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/corpdata', import.meta.url));
@@ -51,6 +52,7 @@ export async function startServer(
   return {
     url,
     process: child,
+    output: () => output,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
@@ -60,8 +62,15 @@ export async function startServer(
   };
 }
 
-let nextPort = 30000 + Math.floor(Math.random() * 10000);
-export function freePort(): number {
-  nextPort += 1;
-  return nextPort;
+/** A port the OS just had free on loopback (asked for by binding port 0). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

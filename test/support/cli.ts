@@ -25,7 +25,7 @@ export function corpdata(args: string[], env: Record<string, string>): Promise<C
 export async function startServer(
   env: Record<string, string>,
   port: number,
-): Promise<{ url: string; process: ChildProcess; stop(): Promise<number | null> }> {
+): Promise<{ url: string; process: ChildProcess; output(): string; stop(): Promise<number | null> }> {
   const child = spawn(BIN, ['serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

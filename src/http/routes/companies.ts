@@ -1,12 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { CompanyRecord } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
-import { authHook, type Caller, callerOf } from '../auth-hook.js';
-import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from '../errors.js';
+import { authHook, callerOf } from '../auth-hook.js';
+import { bill } from '../bill.js';
 import { queryGuard } from '../query-guard.js';
 import { CompanyRecordSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 
@@ -52,38 +52,6 @@ const listSchema = {
   },
 };
 
-/** Charges an account call to a company endpoint; test-mode calls are free and touch nothing. */
-async function bill(
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  caller: Caller,
-  endpoint: string,
-  price: number,
-): Promise<void> {
-  if (caller.mode === 'test') {
-    reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
-    return;
-  }
-  const result = await ctx.billing.charge({
-    accountId: caller.accountId,
-    keyId: caller.keyId,
-    endpoint,
-    price,
-    requestId: request.id,
-    at: ctx.clock().toISOString(),
-    touchKey: ctx.keyUseDue(caller.keyId),
-  });
-  if (!result.ok) {
-    throw new ApiError(
-      'insufficient_credits',
-      `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`,
-      result,
-    );
-  }
-  reply.header(CREDIT_COST_HEADER, result.cost).header(CREDIT_BALANCE_HEADER, result.balance);
-}
-
 export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: SearchQuery }>(
@@ -97,7 +65,7 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
           const catalog = await ctx.catalog();
           records = catalog.search.search(request.query.query).flatMap((id) => catalog.record(id) ?? []);
         }
-        await bill(ctx, request, reply, caller, 'companies/search', SEARCH_CREDITS);
+        await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
         return reply.send(records);
       },
     );
@@ -108,11 +76,11 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const caller = callerOf(request);
         if (caller.mode === 'test') {
-          await bill(ctx, request, reply, caller, 'companies/list', LIST_CREDITS);
+          await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
           return reply.send(mockList());
         }
         const catalog = await ctx.catalog();
-        await bill(ctx, request, reply, caller, 'companies/list', LIST_CREDITS);
+        await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
         // The list is serialized and compressed once per catalog, not once per call.
         reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
         if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {

@@ -8,7 +8,8 @@ import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_C
 import { mockRevenues } from '../../mock/mock-data.js';
 import { resolvePeriod } from '../../revenues/revenue-data.js';
 import { authHook, callerOf } from '../auth-hook.js';
-import { ApiError, badRequest, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from '../errors.js';
+import { bill } from '../bill.js';
+import { ApiError, badRequest } from '../errors.js';
 import { queryGuard } from '../query-guard.js';
 import { CreditHeaders, commonErrors, RevenueRecordSchema, textResponse } from '../schemas.js';
 
@@ -111,7 +112,8 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
         const caller = callerOf(request);
         if (caller.mode === 'test') {
           const records = mockRevenues(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
-          return reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0).send(records);
+          await bill(ctx, request, reply, caller, { endpoint: 'revenues', price: 0 });
+          return reply.send(records);
         }
         identifierOf(q);
         if (caller.subscription !== 'revenues') {
@@ -127,32 +129,20 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
           const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
           throw new ApiError('not_found', `No data for ${which} of ${described}: not covered by any processed document.`);
         }
-        const at = ctx.clock().toISOString();
-        const base = {
-          accountId: caller.accountId,
-          keyId: caller.keyId,
-          endpoint: 'revenues',
-          requestId: request.id,
-          at,
-          touchKey: ctx.keyUseDue(caller.keyId),
-        };
         const subject = { companyId: company.companyId, period: outcome.period };
-        const result =
+        await bill(
+          ctx,
+          request,
+          reply,
+          caller,
           outcome.kind === 'data'
-            ? await ctx.billing.charge({
-                ...base,
+            ? {
+                endpoint: 'revenues',
                 price: REVENUE_FIRST_ACCESS_CREDITS,
                 purchase: { ...subject, repeatPrice: REVENUE_REPEAT_CREDITS },
-              })
-            : await ctx.billing.charge({ ...base, price: REVENUE_NO_DATA_CREDITS, subject });
-        if (!result.ok) {
-          throw new ApiError(
-            'insufficient_credits',
-            `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`,
-            result,
-          );
-        }
-        reply.header(CREDIT_COST_HEADER, result.cost).header(CREDIT_BALANCE_HEADER, result.balance);
+              }
+            : { endpoint: 'revenues', price: REVENUE_NO_DATA_CREDITS, subject },
+        );
         if (outcome.kind === 'no-data') return reply.code(204).send();
         return reply.send(outcome.records);
       },

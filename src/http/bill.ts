@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { ChargeRequest } from '../credits/charge.js';
+import type { Caller } from './auth-hook.js';
+import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
+
+/** What a route says about the call it bills; the rest comes from the request and its caller. */
+export type Bill = Pick<ChargeRequest, 'endpoint' | 'price' | 'purchase' | 'subject'>;
+
+/**
+ * Charges the caller for this call and sets the credit headers, or throws the 402. Test-mode calls
+ * cost nothing and touch no account.
+ */
+export async function bill(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  what: Bill,
+): Promise<void> {
+  if (caller.mode === 'test') {
+    reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
+    return;
+  }
+  const result = await ctx.billing.charge({
+    ...what,
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    requestId: request.id,
+    at: ctx.clock().toISOString(),
+    touchKey: ctx.keyUseDue(caller.keyId),
+  });
+  if (!result.ok) {
+    throw new ApiError(
+      'insufficient_credits',
+      `Insufficient credits: this call costs ${result.cost}, the balance is ${result.balance}.`,
+      result,
+    );
+  }
+  reply.header(CREDIT_COST_HEADER, result.cost).header(CREDIT_BALANCE_HEADER, result.balance);
+}

@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.js';
 import { KeyVerifier } from './auth/verify-key.js';
-import { type Catalog, loadCatalog } from './catalog/catalog.js';
+import { loadCatalog } from './catalog/catalog.js';
+import { CatalogHolder } from './catalog/catalog-holder.js';
 import type { Config } from './config.js';
 import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
@@ -46,22 +47,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const secret = await signingSecret(db.kysely, config.secret);
   const verifier = new KeyVerifier(db.kysely, secret, clock);
   const revenues = new RevenueCache((companyId) => loadCompanyRevenues(db.kysely, companyId, config.publicUrl));
-  let catalog: Promise<Catalog> | undefined;
+  const catalog = new CatalogHolder(() => loadCatalog(db.kysely));
   const lastTouch = new Map<string, number>();
   const ctx: AppContext = {
     config,
     db,
     clock,
-    catalog: () => {
-      if (catalog === undefined) {
-        const loading = loadCatalog(db.kysely);
-        loading.catch(() => {
-          if (catalog === loading) catalog = undefined;
-        });
-        catalog = loading;
-      }
-      return catalog;
-    },
+    catalog: () => catalog.get(),
     revenues,
     verifier,
     billing: new Biller(db),
@@ -81,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   watcher.onChange((name) => {
     if (name === 'auth') verifier.invalidate();
     if (name === 'data') {
-      catalog = undefined;
+      catalog.invalidate();
       revenues.clear();
     }
   });

@@ -35,8 +35,8 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(created.code, created.stderr).toBe(0);
     const account = created.json<{ account_id: string; email: string; balance: number }>();
     expect(Object.keys(account).sort()).toEqual(['account_id', 'balance', 'email']);
-    expect(account).toMatchObject({ email: `ops-${dialect}@example.com`, balance: 50 });
-    const byEmail = await corpdata(['accounts', 'show', account.email], env);
+    expect(account).toMatchObject({ email: `Ops-${dialect}@Example.com`, balance: 50 });
+    const byEmail = await corpdata(['accounts', 'show', account.email.toLowerCase()], env);
     expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues' });
     const byId = await corpdata(['accounts', 'show', account.account_id], env);
     expect(byId.json()).toEqual(byEmail.json());
@@ -53,6 +53,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     await corpdata(['accounts', 'create', '--email', `dup-${dialect}@example.com`], env);
     const cases = [
       ['accounts', 'create', '--email', `dup-${dialect}@example.com`],
+      ['accounts', 'create', '--email', `DUP-${dialect}@Example.com`],
       ['accounts', 'create', '--email', 'not-an-email'],
       ['accounts', 'create', '--email', `x-${dialect}@example.com`, '--credits', '-5'],
       ['accounts', 'show', 'nobody@example.com'],

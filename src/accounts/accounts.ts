@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { applyGrant } from '../credits/ledger.js';
 import type { Database, Subscription } from '../db/schema.js';
 import { bumpVersion } from '../db/versions.js';
@@ -28,15 +28,15 @@ export interface CreateAccountInput {
 
 /** Creates an account; its opening credits are a ledger grant like any other. */
 export async function createAccount(db: Kysely<Database>, input: CreateAccountInput): Promise<AccountSummary> {
-  const email = input.email.trim().toLowerCase();
+  // Kept as given; compared without regard to case (a unique index on lower(email) enforces it).
+  const email = input.email.trim();
   if (!EMAIL_RE.test(email)) throw new AccountError(`"${input.email}" is not an email address`);
   const credits = input.credits ?? 0;
   if (!Number.isSafeInteger(credits) || credits < 0) throw new AccountError('--credits must be a whole number ≥ 0');
   if (input.password !== undefined && input.password.length < 8) {
     throw new AccountError('--password must be at least 8 characters');
   }
-  const existing = await db.selectFrom('accounts').select('account_id').where('email', '=', email).executeTakeFirst();
-  if (existing !== undefined) throw new AccountError(`an account with email ${email} exists already`);
+  if ((await findAccount(db, email)) !== undefined) throw new AccountError(`an account with email ${email} exists already`);
   const accountId = randomUUID();
   const at = input.now.toISOString();
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
@@ -69,7 +69,7 @@ export async function findAccount(db: Kysely<Database>, emailOrId: string): Prom
   const query = db.selectFrom('accounts').select(['account_id', 'email', 'balance', 'subscription']);
   const row = UUID_RE.test(emailOrId)
     ? await query.where('account_id', '=', emailOrId.toLowerCase()).executeTakeFirst()
-    : await query.where('email', '=', emailOrId.trim().toLowerCase()).executeTakeFirst();
+    : await query.where(sql`lower(email)`, '=', emailOrId.trim().toLowerCase()).executeTakeFirst();
   return row === undefined ? undefined : { ...row, balance: Number(row.balance) };
 }
 

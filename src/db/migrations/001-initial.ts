@@ -76,12 +76,14 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('accounts')
     .addColumn('account_id', 'text', (c) => c.primaryKey())
-    .addColumn('email', 'text', (c) => c.notNull().unique())
+    .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('balance', 'bigint', (c) => c.notNull().check(sql`balance >= 0`))
     .addColumn('subscription', 'text', (c) => c.notNull().check(sql`subscription in ('revenues', 'none')`))
     .addColumn('password_hash', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+
+  await db.schema.createIndex('accounts_email').unique().on('accounts').expression(sql`lower(email)`).execute();
 
   await db.schema
     .createTable('api_keys')

@@ -12,7 +12,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         version: '1.0.0',
         description:
           'Revenue figures of listed companies standardized to USD, each traceable to its source document, and company lookup. ' +
-          `Every call is billed in credits. Beta. Test mode: send "Authorization: Bearer ${TEST_TOKEN}" for free, deterministic mock data.`,
+          `Every call is billed in credits. Beta. Test mode: the fixed token ${TEST_TOKEN} returns free, deterministic mock data.`,
       },
       servers: [{ url: publicUrl }],
       components: {

@@ -48,7 +48,7 @@ button,.button{font:inherit;padding:.45rem .9rem;border:1px solid var(--accent);
 button.secondary{background:#fff;color:var(--accent)}button.danger{background:#b42318;border-color:#b42318}
 label{display:block;font-weight:600;margin-top:.75rem}input,select{font:inherit;padding:.4rem;border:1px solid var(--muted);border-radius:6px;width:100%;max-width:24rem}
 .notice{padding:.75rem 1rem;border-left:4px solid var(--accent);background:var(--soft);margin:1rem 0}.error{border-color:#b42318}
-.key{word-break:break-all}
+.key,.key code{word-break:break-all;white-space:pre-wrap}
 @media (max-width:40rem){table{display:block;overflow-x:auto}}
 `;
 

@@ -1,3 +1,4 @@
+import { TEST_TOKEN } from '../auth/test-token.js';
 import { type Html, html } from './html.js';
 
 interface Schema {
@@ -47,7 +48,7 @@ export interface OpenApiDocument {
 function constraint(s: Schema | undefined): string {
   if (s === undefined) return '';
   if (s.anyOf !== undefined) {
-    const consts = s.anyOf.filter((a) => a.const !== undefined).map((a) => String(a.const));
+    const consts = s.anyOf.flatMap((a) => (a.const !== undefined ? [a.const] : a.enum?.length === 1 ? a.enum : [])).map(String);
     if (consts.length === s.anyOf.length) return `one of: ${consts.join(', ')}`;
     return s.anyOf.map(constraint).join(' or ');
   }
@@ -92,7 +93,9 @@ export function renderReference(doc: OpenApiDocument): Html {
     Object.entries(methods).map(([m, op]) => operation(path, m, op)),
   );
   return html`<h1>${doc.info.title} <span class="muted">v${doc.info.version}</span></h1>
-<p>${doc.info.description ?? ''}</p>
+<p>${(doc.info.description ?? '').split(' Test mode:')[0]}</p>
+<p>Test mode: send this fixed, public token for free, deterministic mock data:</p>
+<pre class="key"><code>Authorization: Bearer ${TEST_TOKEN}</code></pre>
 <p>Authentication: every endpoint needs <code>Authorization: Bearer &lt;API key&gt;</code>. Errors are plain text and cost nothing.
 The machine-readable document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
 ${ops}`;

@@ -3,6 +3,12 @@
  * are the same name. Written without dots or slashes because those are removed first.
  */
 const LEGAL_SUFFIXES = new Set([
+  'aktiengesellschaft',
+  'abp',
+  'publ',
+  'ltda',
+  'kabushiki',
+  'kaisha',
   'inc',
   'incorporated',
   'corp',

@@ -8,6 +8,7 @@ const index = new SearchIndex([
   { companyId: 'siemens', name: 'Siemens AG', tickers: ['SIE'] },
   { companyId: 'siemens-energy', name: 'Siemens Energy AG', tickers: ['ENR'] },
   { companyId: 'nestle', name: 'Nestlé S.A.', tickers: ['NESN'] },
+  { companyId: 'siemens-long', name: 'Siemens Healthineers Aktiengesellschaft', tickers: ['SHL'] },
   { companyId: 'a-co', name: 'A Company', tickers: ['APPLE'] },
 ]);
 
@@ -22,12 +23,13 @@ describe('search ranking', () => {
 
   it('ignores legal suffixes, case and accents', () => {
     expect(index.search('siemens ag')[0]).toBe('siemens');
+    expect(index.search('Siemens Healthineers')[0]).toBe('siemens-long');
     expect(index.search('NESTLE')).toEqual(['nestle']);
     expect(index.search('nestlé sa')).toEqual(['nestle']);
   });
 
   it('finds near misses last', () => {
-    expect(index.search('siemans')).toEqual(['siemens', 'siemens-energy']);
+    expect(index.search('siemans')).toEqual(['siemens', 'siemens-energy', 'siemens-long']);
   });
 
   it('caps the result count', () => {

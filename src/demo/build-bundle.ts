@@ -1,0 +1,106 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { BUNDLE_FILES } from '../ingest/bundle-files.js';
+import { Companies } from './companies.js';
+import { readSource, writeCsv } from './csv.js';
+import { yearlyRates } from './fx.js';
+import { checkSegments } from './markets.js';
+import { Report } from './report.js';
+import { Revenues } from './revenues.js';
+import { sourcesText } from './sources-text.js';
+
+/**
+ * Builds the demo import bundle from the reference data (`../shared/data`), reproducibly: the same
+ * input gives byte-identical files. Usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR.
+ * OUT_DIR receives the five bundle files; its parent receives REPORT.txt and SOURCES.md.
+ */
+function main(sourceDir: string, outDir: string): void {
+  const report = new Report();
+  checkSegments(readSource(sourceDir, 'mic.csv'));
+  const rates = yearlyRates(readSource(sourceDir, 'fx_yearly_avg_usd.csv'));
+  const hasRate = (currency: string, year: number) => rates.some((r) => r.currency === currency && r.year === year);
+
+  const companies = new Companies(report);
+  companies.addSec(readSource(sourceDir, 'companies_sec_tickers_exchange.csv'));
+  companies.addSp500(readSource(sourceDir, 'companies_sp500_constituents.csv'));
+  companies.addFinanceDatabase(readSource(sourceDir, 'companies_financedatabase_home_listings.csv'));
+  const revenues = new Revenues(report, hasRate);
+  revenues.addSec(readSource(sourceDir, 'revenues_sec_xbrl_rpages.csv'), companies);
+  revenues.addReports(readSource(sourceDir, 'revenues_company_reports.csv'), companies);
+
+  const all = companies.all();
+  const documents = [...revenues.documents.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const figures = [...revenues.figures.values()].sort(
+    (a, b) =>
+      (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
+      a.period - b.period ||
+      (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0),
+  );
+  const usedCurrencies = new Set(figures.map((f) => f.currency));
+  const bundleRates = rates;
+
+  mkdirSync(outDir, { recursive: true });
+  writeCsv(
+    join(outDir, 'companies.csv'),
+    BUNDLE_FILES['companies.csv'],
+    all.map((c) => {
+      const [p] = c.listings;
+      return [c.id, c.name, c.country ?? '', '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? ''];
+    }),
+  );
+  const further = all
+    .flatMap((c) => c.listings.slice(1).map((l) => [c.id, l.ticker, l.mic, l.isin ?? '']))
+    .sort((a, b) => (a.join('|') < b.join('|') ? -1 : 1));
+  writeCsv(join(outDir, 'listings.csv'), BUNDLE_FILES['listings.csv'], further);
+  writeCsv(
+    join(outDir, 'documents.csv'),
+    BUNDLE_FILES['documents.csv'],
+    documents.map((d) => [d.id, d.companyId, d.title, d.sourceUrl, d.publishedOn, String(d.reportingPeriod), 'processed']),
+  );
+  writeCsv(
+    join(outDir, 'revenues.csv'),
+    BUNDLE_FILES['revenues.csv'],
+    figures.map((f) => [f.companyId, f.documentId, String(f.period), f.value, f.currency]),
+  );
+  writeCsv(
+    join(outDir, 'fx_rates.csv'),
+    BUNDLE_FILES['fx_rates.csv'],
+    bundleRates.map((r) => [r.currency, String(r.year), r.usdPerUnit, r.source]),
+  );
+
+  const counts = {
+    companies: all.length,
+    listings: all.reduce((n, c) => n + c.listings.length, 0),
+    documents: documents.length,
+    dataPoints: figures.length,
+    companiesWithRevenue: new Set(figures.map((f) => f.companyId)).size,
+    currencies: [...usedCurrencies].sort(),
+    exchanges: new Set(all.flatMap((c) => c.listings.map((l) => l.mic))).size,
+    countries: new Set(all.map((c) => c.country).filter((c) => c !== null)).size,
+    fxRates: bundleRates.length,
+    dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
+  };
+  const summary = [
+    `companies ${counts.companies}`,
+    `listings ${counts.listings}`,
+    `documents ${counts.documents}`,
+    `data points ${counts.dataPoints} (of ${counts.companiesWithRevenue} companies)`,
+    `currencies of data points ${counts.currencies.length}: ${counts.currencies.join(' ')}`,
+    `exchanges ${counts.exchanges}`,
+    `countries ${counts.countries}`,
+    `fx rates ${counts.fxRates}`,
+    `source rows dropped ${counts.dropped}`,
+  ];
+  const parent = dirname(outDir);
+  writeFileSync(join(parent, 'REPORT.txt'), `${[...report.lines, '', ...summary].join('\n')}\n`);
+  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(counts));
+  process.stdout.write(`${summary.join('\n')}\n`);
+}
+
+const [sourceDir, outDir] = process.argv.slice(2);
+if (sourceDir === undefined || outDir === undefined) {
+  process.stderr.write('usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR\n');
+  process.exitCode = 2;
+} else {
+  main(sourceDir, outDir);
+}

@@ -1,0 +1,39 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+
+/** A source row with its line number in the source file (the header is line 1). */
+export interface SourceRow {
+  line: number;
+  file: string;
+  get(column: string): string;
+}
+
+/** Reads a whole source CSV (they are small) into rows that know their file and line. */
+export function readSource(dir: string, file: string): SourceRow[] {
+  const records = parse(readFileSync(join(dir, file)), { bom: true, columns: false, info: true }) as unknown as Array<{
+    record: string[];
+    info: { lines: number };
+  }>;
+  const [header, ...rest] = records;
+  const columns = header?.record ?? [];
+  return rest.map(({ record, info }) => ({
+    line: info.lines,
+    file,
+    get: (column: string) => {
+      const i = columns.indexOf(column);
+      if (i < 0) throw new Error(`${file} has no column ${column}`);
+      return (record[i] ?? '').trim();
+    },
+  }));
+}
+
+function field(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Writes a CSV file: header, rows, `\n` line ends, quoting only where RFC 4180 needs it. */
+export function writeCsv(path: string, columns: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
+  const lines = [columns, ...rows].map((r) => r.map(field).join(','));
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
+import { corpdata } from './support/cli.js';
+import { dialects } from './support/dialects.js';
+import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
+import { createTestDatabase } from './support/test-database.js';
+
+interface RevenueRecord {
+  reporting_period: number;
+  value: number;
+  original_value: number | null;
+  original_ccy: string;
+}
+
+describe.each(dialects())('the demo dataset (%s)', (dialect) => {
+  let t: TestApp;
+  let caller: TestAccount;
+  beforeAll(async () => {
+    t = await startApp(dialect, { bundle: DEMO_BUNDLE_DIR });
+    caller = await t.account({ credits: 100_000 });
+  });
+  afterAll(() => t.close());
+
+  it('serves real figures as the sources report them', async () => {
+    const wabtec = await t.get('/api/v1/revenues?ticker=WAB&reporting_period=2022', caller.key);
+    expect(wabtec.json<RevenueRecord[]>()).toEqual([expect.objectContaining({ value: 8_362_000_000, original_ccy: 'USD' })]);
+    const adidas = await t.get('/api/v1/revenues?ticker=ADS&mic_code=XETR&reporting_period=2023', caller.key);
+    const [record] = adidas.json<RevenueRecord[]>();
+    expect(record).toMatchObject({ original_value: 21_427_000_000, original_ccy: 'EUR' });
+    expect(record?.value).toBeGreaterThan(21_427_000_000);
+  });
+
+  it('finds companies by name and ticker across markets', async () => {
+    const search = async (q: string) =>
+      (await t.get(`/api/v1/companies/search?query=${encodeURIComponent(q)}`, caller.key)).json<
+        Array<{ company_name: string; ticker: string }>
+      >();
+    expect((await search('Siemens'))[0]?.ticker).toBe('SIE');
+    expect((await search('AAPL'))[0]?.company_name).toBe('Apple Inc.');
+    expect((await search('adidas'))[0]?.ticker).toBe('ADS');
+  });
+
+  it('lists thousands of companies', async () => {
+    const list = await t.get('/api/v1/companies/list', caller.key);
+    expect(list.json<unknown[]>().length).toBeGreaterThan(5_000);
+  });
+});
+
+describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
+  it('seeds the demo dataset on the first migrate only, and never a database created empty', async () => {
+    const seeded = await createTestDatabase(dialect);
+    const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
+    expect(first.json()).toEqual({ migrated: ['001-initial'], seeded: 'demo' });
+    expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
+    await seeded.drop();
+
+    const empty = await createTestDatabase(dialect);
+    expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'off' })).json()).toEqual({
+      migrated: ['001-initial'],
+      seeded: null,
+    });
+    expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'on' })).json()).toEqual({
+      migrated: [],
+      seeded: null,
+    });
+    await empty.drop();
+  }, 60_000);
+});

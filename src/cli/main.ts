@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle-files.js';
+import { exportBundle } from '../ingest/export-bundle.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
 import { serve } from './serve.js';
@@ -57,6 +58,12 @@ program
   .argument('<dir>', 'bundle folder')
   .description('Import a bundle, whole or not at all.')
   .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir))));
+
+program
+  .command('export')
+  .argument('<dir>', 'folder to write the bundle into')
+  .description('Write the catalog and revenue data out as an import bundle.')
+  .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir))));
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

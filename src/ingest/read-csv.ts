@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { ImportIssue } from './bundle-files.js';
 
@@ -64,9 +64,9 @@ export async function* readCsv(
   columns: readonly string[],
   issues: ImportIssue[],
 ): AsyncGenerator<CsvRow> {
-  const parser = createReadStream(path)
-    .pipe(new Utf8Check())
-    .pipe(parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }));
+  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  // pipeline, not pipe: an encoding error must reach the parser, or iterating it would wait forever.
+  pipeline(createReadStream(path), new Utf8Check(), parser, () => undefined);
   let header: string[] | undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {

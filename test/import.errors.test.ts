@@ -1,0 +1,287 @@
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/cli/open-database.js';
+import type { Db } from '../src/db/connect.js';
+import { ImportError } from '../src/ingest/bundle-files.js';
+import { importBundle } from '../src/ingest/import-bundle.js';
+import { corpdata } from './support/cli.js';
+import { dialects } from './support/dialects.js';
+import { FIXTURE_BUNDLE, testConfig } from './support/test-app.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+type Edit = (dir: string) => void;
+
+/** Replaces `from` by `to` in one file of the bundle copy; the edit must apply. */
+const replace =
+  (file: string, from: string | RegExp, to: string): Edit =>
+  (dir) => {
+    const path = join(dir, file);
+    const before = readFileSync(path, 'utf8');
+    const after = before.replace(from, to);
+    if (after === before) throw new Error(`edit of ${file} did not apply`);
+    writeFileSync(path, after);
+  };
+const write =
+  (file: string, content: string | Buffer): Edit =>
+  (dir) =>
+    writeFileSync(join(dir, file), content);
+const append =
+  (file: string, line: string): Edit =>
+  (dir) =>
+    writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8') + line);
+
+const ALPHA = '00000000-0000-4000-8000-000000000001';
+const DOC1 = '10000000-0000-4000-8000-000000000001';
+const UNKNOWN = '99999999-9999-4999-8999-999999999999';
+
+/** Each kind of bad bundle, with exactly the lines the operator must see. */
+const CASES: Array<[string, Edit, string[]]> = [
+  [
+    'wrong ISIN check digit',
+    replace('companies.csv', 'DE000ALPH005', 'DE000ALPH006'),
+    ['companies.csv:2: isin "DE000ALPH006" is not a valid ISIN (shape or check digit)'],
+  ],
+  [
+    'wrong LEI check digits',
+    replace('companies.csv', '5299000ALPHA0000AB44', '5299000ALPHA0000AB45'),
+    ['companies.csv:2: lei "5299000ALPHA0000AB45" is not a valid LEI (shape or check digits)'],
+  ],
+  [
+    'MIC not in the spec list',
+    replace('companies.csv', 'BETA,XNYS', 'BETA,XNAS'),
+    ['companies.csv:3: mic_code "XNAS" is not one of the spec\'s MIC codes'],
+  ],
+  [
+    'currency not in the spec list',
+    replace('revenues.csv', '22511000000,EUR', '22511000000,XYZ'),
+    ['revenues.csv:2: currency "XYZ" is not one of the spec\'s currencies'],
+  ],
+  [
+    'country that is no name',
+    replace('companies.csv', 'Gamma Holdings plc,United Kingdom', 'Gamma Holdings plc,123'),
+    ['companies.csv:4: country "123" is not a country name'],
+  ],
+  [
+    'impossible date',
+    replace('documents.csv', '2023-03-15', '2023-02-30'),
+    ['documents.csv:2: published_on "2023-02-30" is not a date (YYYY-MM-DD)'],
+  ],
+  [
+    'reporting period out of range',
+    replace('documents.csv', '2023-03-15,2022', '2023-03-15,1800'),
+    ['documents.csv:2: reporting_period 1800 is outside 1990..2100'],
+  ],
+  [
+    'value with decimals',
+    replace('revenues.csv', '22511000000,EUR', '22511000000.5,EUR'),
+    ['revenues.csv:2: value "22511000000.5" is not an integer'],
+  ],
+  [
+    'value beyond the safe integer range',
+    replace('revenues.csv', '22511000000,EUR', '9007199254740993,EUR'),
+    ['revenues.csv:2: value 9007199254740993 is beyond the safe integer range (±9007199254740991)'],
+  ],
+  [
+    'document of an unknown company',
+    replace('documents.csv', `${DOC1},${ALPHA}`, `${DOC1},${UNKNOWN}`),
+    [
+      `documents.csv:2: company_id ${UNKNOWN} is not in companies.csv nor in the database`,
+      `revenues.csv:2: document ${DOC1} belongs to company ${UNKNOWN}, not ${ALPHA}`,
+    ],
+  ],
+  [
+    'figure of an unknown document',
+    replace('revenues.csv', `${ALPHA},${DOC1},2022`, `${ALPHA},${UNKNOWN},2022`),
+    [`revenues.csv:2: document_id ${UNKNOWN} is not in documents.csv nor in the database`],
+  ],
+  [
+    "figure whose company is not its document's",
+    replace('revenues.csv', `${ALPHA},${DOC1},2022`, `00000000-0000-4000-8000-000000000002,${DOC1},2022`),
+    [`revenues.csv:2: document ${DOC1} belongs to company ${ALPHA}, not 00000000-0000-4000-8000-000000000002`],
+  ],
+  [
+    'duplicate company_id',
+    append('companies.csv', `${ALPHA},Alpha Again,Germany,,ALPH2,XETR,\n`),
+    [`companies.csv:11: duplicate company_id ${ALPHA}`],
+  ],
+  [
+    'duplicate document_id',
+    append('documents.csv', `${DOC1},${ALPHA},Again,https://example.com/x,2023-01-01,2022,processed\n`),
+    [`documents.csv:15: duplicate document_id ${DOC1}`],
+  ],
+  [
+    'duplicate figure',
+    append('revenues.csv', `${ALPHA},${DOC1},2022,1,EUR\n`),
+    [`revenues.csv:16: duplicate figure: document ${DOC1} for period 2022 is given twice`],
+  ],
+  ['duplicate FX rate', append('fx_rates.csv', 'EUR,2022,1.1,again\n'), ['fx_rates.csv:10: duplicate rate for EUR 2022']],
+  [
+    'missing FX rate (neither in the bundle nor the database)',
+    replace('revenues.csv', '22511000000,EUR', '22511000000,CHF'),
+    ['revenues.csv:2: no FX rate for CHF 2022: add it to fx_rates.csv (a figure is never stored without its USD value)'],
+  ],
+  [
+    'missing FX rate for a sub-unit currency',
+    replace('revenues.csv', '22511000000,EUR', '22511000000,ILA'),
+    ['revenues.csv:2: no FX rate for ILS 2022: add it to fx_rates.csv (a figure is never stored without its USD value)'],
+  ],
+  [
+    'a rate for USD',
+    append('fx_rates.csv', 'USD,2023,1,nonsense\n'),
+    ['fx_rates.csv:10: currency USD needs no rate: USD figures pass through unchanged'],
+  ],
+  [
+    'unclosed quote',
+    append('documents.csv', `${UNKNOWN},${ALPHA},"Unclosed title,https://example.com/x,2023-01-01,2022,processed\n`),
+    ['documents.csv:15: malformed CSV: Quote Not Closed: the parsing is finished with an opening quote at line 15'],
+  ],
+  [
+    'invalid UTF-8',
+    (dir) =>
+      writeFileSync(
+        join(dir, 'companies.csv'),
+        Buffer.concat([readFileSync(join(dir, 'companies.csv')), Buffer.from([0x41, 0xff, 0xfe, 0x0a])]),
+      ),
+    ['companies.csv:11: is not valid UTF-8'],
+  ],
+  [
+    'missing column',
+    replace(
+      'documents.csv',
+      /^document_id,company_id,title,source_url,published_on,reporting_period,status/,
+      'document_id,company_id,title,source_url,published_on,reporting_period',
+    ),
+    ['documents.csv:1: missing column(s) status'],
+  ],
+  [
+    'extra column',
+    replace('listings.csv', /^company_id,ticker,mic_code,isin/, 'company_id,ticker,mic_code,isin,exchange'),
+    ['listings.csv:1: unexpected column(s) exchange'],
+  ],
+  [
+    'row with too many fields',
+    append('listings.csv', `${ALPHA},ALPHZ,XLON,,extra\n`),
+    ['listings.csv:4: has 5 fields, the header has 4'],
+  ],
+  [
+    'ticker listed twice on one market',
+    append('listings.csv', `${ALPHA},BETA,XNYS,\n`),
+    ['listings.csv:4: ticker BETA on XNYS is listed twice in the bundle'],
+  ],
+  [
+    'listing of an unknown company',
+    append('listings.csv', `${UNKNOWN},ZZZ,XLON,\n`),
+    [`listings.csv:4: company_id ${UNKNOWN} is not in companies.csv nor in the database`],
+  ],
+  [
+    'ticker too long',
+    replace('companies.csv', ',ALPH,XETR,', ',ALPHAALPHAALPHAA,XETR,'),
+    ['companies.csv:2: ticker "ALPHAALPHAALPHAA" must be 1 to 15 characters without spaces'],
+  ],
+  [
+    'unknown document status',
+    replace('documents.csv', '2023-03-15,2022,processed', '2023-03-15,2022,done'),
+    ['documents.csv:2: status "done" must be pending, processed or failed'],
+  ],
+  [
+    'source URL that is no URL',
+    replace('documents.csv', 'https://example.com/alpha/ar2022.pdf', 'ar2022.pdf'),
+    ['documents.csv:2: source_url "ar2022.pdf" is not an http(s) URL'],
+  ],
+  ['empty file', write('fx_rates.csv', ''), ['fx_rates.csv:1: is empty: a header row is required']],
+  [
+    'company id that is no UUID',
+    replace('companies.csv', `${ALPHA},Alpha`, 'alpha-1,Alpha'),
+    ['companies.csv:2: company_id "alpha-1" is not a lower-case UUID'],
+  ],
+  [
+    'ISIN used twice',
+    replace('listings.csv', 'GB000ALPH005', 'US000BETA008'),
+    ['listings.csv:2: isin US000BETA008 is used twice'],
+  ],
+];
+
+/** Every table's row count and a hash of its sorted content: equal means unchanged. */
+async function fingerprint(db: Db): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const table of ['companies', 'listings', 'documents', 'revenue_points', 'fx_rates', 'versions']) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db.kysely);
+    const lines = rows.map((r) => JSON.stringify(Object.entries(r).sort())).sort();
+    out[table] = `${rows.length}:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+  }
+  return out;
+}
+
+describe.each(dialects())('refused bundles (%s)', (dialect) => {
+  let database: TestDatabase;
+  let db: Db;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = (await openDatabase(testConfig(database))).db;
+    await importBundle(db.kysely, FIXTURE_BUNDLE);
+  });
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  function badBundle(edit: Edit): string {
+    const dir = mkdtempSync(join(tmpdir(), 'corpdata-bad-'));
+    dirs.push(dir);
+    cpSync(FIXTURE_BUNDLE, dir, { recursive: true });
+    edit(dir);
+    return dir;
+  }
+
+  it('has at least 20 kinds of bad bundle', () => expect(CASES.length).toBeGreaterThanOrEqual(20));
+
+  it.each(CASES)('refuses %s with file:line messages and changes nothing', async (_name, edit, expected) => {
+    const dir = badBundle(edit);
+    const before = await fingerprint(db);
+    const error = await importBundle(db.kysely, dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).message.split('\n')).toEqual(expected);
+    expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('reports through the CLI on stderr, exits non-zero and prints nothing on stdout', async () => {
+    const dir = badBundle(replace('companies.csv', 'DE000ALPH005', 'DE000ALPH006'));
+    const before = await fingerprint(db);
+    const r = await corpdata(['import', dir], { CORPDATA_DATABASE: database.url });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('companies.csv:2: isin "DE000ALPH006" is not a valid ISIN (shape or check digit)');
+    expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('accepts a byte-order mark and quoted fields with commas and quotes', async () => {
+    const dir = badBundle((d) => {
+      writeFileSync(
+        join(d, 'companies.csv'),
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(d, 'companies.csv'))]),
+      );
+      replace('companies.csv', 'Alpha Industries AG', '"Alpha Industries, ""The"" AG"')(d);
+    });
+    await importBundle(db.kysely, dir);
+    const row = await db.kysely.selectFrom('companies').select('name').where('company_id', '=', ALPHA).executeTakeFirstOrThrow();
+    expect(row.name).toBe('Alpha Industries, "The" AG');
+    await importBundle(db.kysely, FIXTURE_BUNDLE);
+  });
+
+  it('imports the same bundle twice without changing anything but the data version', async () => {
+    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    const before = await fingerprint(db);
+    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    const after = await fingerprint(db);
+    expect({ ...after, versions: '' }).toEqual({ ...before, versions: '' });
+  });
+});

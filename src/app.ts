@@ -6,6 +6,7 @@ import { KeyVerifier } from './auth/verify-key.js';
 import { loadCatalog } from './catalog/catalog.js';
 import { CatalogHolder } from './catalog/catalog-holder.js';
 import type { Config } from './config.js';
+import { consoleRoutes } from './console/routes.js';
 import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
@@ -18,6 +19,7 @@ import { pagesRoutes } from './http/routes/pages.js';
 import { revenuesRoute } from './http/routes/revenues.js';
 import { registerOpenApi } from './http/swagger.js';
 import { loadCompanyRevenues, RevenueCache } from './revenues/revenue-data.js';
+import { traceRoutes } from './trace/trace-route.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -91,5 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openapiRoute);
   await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));
+  await app.register(consoleRoutes(ctx));
+  await app.register(traceRoutes(ctx));
   return app;
 }

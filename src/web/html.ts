@@ -49,7 +49,20 @@ button.secondary{background:#fff;color:var(--accent)}button.danger{background:#b
 label{display:block;font-weight:600;margin-top:.75rem}input,select{font:inherit;padding:.4rem;border:1px solid var(--muted);border-radius:6px;width:100%;max-width:24rem}
 .notice{padding:.75rem 1rem;border-left:4px solid var(--accent);background:var(--soft);margin:1rem 0}.error{border-color:#b42318}
 .key,.key code{word-break:break-all;white-space:pre-wrap}
-@media (max-width:40rem){table{display:block;overflow-x:auto}}
+textarea{font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;padding:.5rem;border:1px solid var(--muted);border-radius:6px;width:100%}
+textarea:focus{outline:3px solid #f2b600;outline-offset:2px}
+.visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.console-bar{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.25rem 0 .75rem;border-bottom:1px solid var(--line)}
+.subnav a{display:inline-block;padding:.3rem .2rem;margin-right:.8rem}.subnav a[aria-current=page]{font-weight:700;color:var(--fg);text-decoration-thickness:3px}
+form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}form.inline label{margin:0}form.inline select{width:auto}
+button.small{padding:.25rem .6rem;font-size:.9rem}.help{margin:.25rem 0 0;font-size:.9rem}
+.badge{display:inline-block;padding:0 .5rem;border-radius:999px;font-size:.85rem;border:1px solid}
+.badge.active{color:#116329;border-color:#116329}.badge.revoked{color:#b42318;border-color:#b42318}.badge.expired{color:var(--muted);border-color:var(--muted)}
+dl.facts{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.35rem 1rem;margin:1rem 0}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+ul.plain{margin:0;padding-left:1.1rem}.value strong{font-size:1.15rem}
+.chart{margin:1rem 0}.chart svg{width:100%;height:auto;max-height:16rem;display:block}
+.nowrap{white-space:nowrap}.pager{display:flex;gap:1rem;align-items:center}.balance{font-size:1.2rem}
+@media (max-width:40rem){table{display:block;overflow-x:auto;position:relative}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.4rem}}
 `;
 
 /** The common page frame: title, navigation, stylesheet. */

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { html, page } from '../web/html.js';
+
+/** A per-response nonce for the one inline script a page may carry. */
+export function scriptNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * Sends a console or trace page. These pages show private data (keys, balances, paid values), so
+ * nothing may keep a copy (`no-store`), no other site may frame them (clickjacking a revoke
+ * button), forms may only post here, and scripts run only with this response's nonce.
+ */
+export function sendPage(reply: FastifyReply, status: number, document: string, nonce?: string): FastifyReply {
+  const script = nonce === undefined ? "'none'" : `'nonce-${nonce}'`;
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'unsafe-inline'; script-src ${script}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    )
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .send(document);
+}
+
+/** After a POST: 303, so the browser follows with a GET and a reload does not post again. */
+export function redirectTo(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header('cache-control', 'no-store').header('location', location).send();
+}
+
+/** A whole error page: a heading, one sentence and a way on. */
+export function sendErrorPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
+  const body = html`<h1>${title}</h1><p>${message}</p><p><a href="/account">Go to your account</a> · <a href="/">Home</a></p>`;
+  return sendPage(reply, status, page(title, body));
+}
+
+/** Answers errors of HTML routes with an HTML page; a 5xx shows only the request id, the log has the rest. */
+export function installPageErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendErrorPage(reply, 500, 'Something went wrong', `Internal Server Error (request ${request.id}).`);
+    }
+    return sendErrorPage(reply, status, 'Request refused', error.message);
+  });
+}

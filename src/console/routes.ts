@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { signingSecret } from '../db/migrate.js';
+import { ConsoleAuth } from './console-auth.js';
+import type { ConsoleDeps } from './console-deps.js';
+import { Credentials } from './credentials.js';
+import { registerFormParser } from './form-body.js';
+import { keyRoutes } from './key-routes.js';
+import { passwordRoutes } from './password-routes.js';
+import { installPageErrors } from './respond.js';
+import { signInRoutes } from './sign-in-routes.js';
+import { SignInThrottle } from './throttle.js';
+import { usageRoutes } from './usage-routes.js';
+
+/**
+ * `/account/*`: the account console (sign-in, API keys, balance and usage, password), as
+ * server-rendered pages. Sessions live in the database, so any instance serves any visitor.
+ */
+export function consoleRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    registerFormParser(app);
+    installPageErrors(app);
+    const deps: ConsoleDeps = {
+      ctx,
+      auth: new ConsoleAuth(ctx),
+      credentials: new Credentials(ctx.db.kysely),
+      throttle: new SignInThrottle(ctx.clock),
+      secret: await signingSecret(ctx.db.kysely, ctx.config.secret),
+    };
+    signInRoutes(app, deps);
+    keyRoutes(app, deps);
+    usageRoutes(app, deps);
+    passwordRoutes(app, deps);
+  };
+}

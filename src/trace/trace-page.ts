@@ -1,0 +1,95 @@
+import { formatNumber } from '../console/layout.js';
+import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from '../credits/prices.js';
+import { SUB_UNITS } from '../revenues/currencies.js';
+import { type Html, html, page } from '../web/html.js';
+import type { TraceDocument, TraceFacts, TraceValues } from './trace-query.js';
+
+/** Who is looking: values appear only for an account that bought the company-period. */
+export type TraceAccess =
+  | { kind: 'signed-out' }
+  | { kind: 'not-bought' }
+  | { kind: 'bought'; values: ReadonlyMap<string, TraceValues> };
+
+const STATUS_TEXT: Record<TraceDocument['status'], string> = {
+  processed: 'processed',
+  pending: 'pending: not processed yet, so the API does not serve its figures',
+  failed: 'failed: its figures could not be extracted, so the API does not serve them',
+};
+
+/** A link only for http(s) addresses; anything else is shown as text, never made clickable. */
+function sourceLink(d: TraceDocument): Html {
+  return /^https?:\/\//i.test(d.sourceUrl)
+    ? html`<a href="${d.sourceUrl}" rel="noopener noreferrer">${d.sourceUrl}</a>`
+    : html`<span>${d.sourceUrl}</span>`;
+}
+
+function fxText(v: TraceValues): string {
+  if (v.originalCcy === 'USD') return 'none: the figure is in USD';
+  const sub = SUB_UNITS[v.originalCcy];
+  const unit = sub === undefined ? v.originalCcy : sub.parent;
+  const note = sub === undefined ? '' : ` (${v.originalCcy} is 1/${sub.divisor} ${sub.parent})`;
+  return `${v.fxRate} USD per ${unit}${note}, yearly average`;
+}
+
+function valueRows(v: TraceValues): Html {
+  return html`<dt>Value</dt><dd class="value"><strong>${formatNumber(v.valueUsd)} USD</strong></dd>
+<dt>Original value</dt><dd>${v.originalValue === null ? 'not reported (USD figure only)' : `${formatNumber(v.originalValue)} ${v.originalCcy}`}</dd>
+<dt>FX rate</dt><dd>${fxText(v)}</dd><dt>FX rate source</dt><dd>${v.fxSource}</dd>`;
+}
+
+function accessNotice(facts: TraceFacts, access: TraceAccess, publicUrl: string): Html {
+  const what = `${facts.companyName}, ${facts.period}`;
+  if (access.kind === 'signed-out') {
+    return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought ${what}.</p>
+<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${facts.pointId}`)}">Sign in</a> to see them.</p></div>`;
+  }
+  const call = `${publicUrl}/api/v1/revenues?company_id=${facts.companyId}&reporting_period=${facts.period}`;
+  return html`<div class="notice" role="status"><p>Your account has not bought ${what} yet, so its values are not shown.</p>
+<p>Buy it with one call of the revenues API with one of your <a href="/account/keys">API keys</a>:
+${REVENUE_FIRST_ACCESS_CREDITS} credits the first time, ${REVENUE_REPEAT_CREDITS} for each repeat. The values then appear here.</p>
+<pre class="key"><code>curl -H "Authorization: Bearer $CORPDATA_API_KEY" "${call}"</code></pre></div>`;
+}
+
+function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
+  if (facts.related.length === 0) return html`<p>The API serves no data point for this company-period yet.</p>`;
+  const rows = facts.related.map((r) => {
+    const v = access.kind === 'bought' ? access.values.get(r.pointId) : undefined;
+    const here = r.pointId === facts.pointId;
+    return html`<tr${here ? html` aria-current="page"` : ''}><td>${r.document.publishedOn.slice(0, 4)}</td><td>${r.document.title}</td>
+<td>${r.document.publishedOn}</td><td class="num">${v === undefined ? '—' : `${formatNumber(v.valueUsd)} USD`}</td>
+<td>${here ? html`<strong>this page</strong>` : html`<a href="/trace/${r.pointId}">data point</a>`}</td></tr>`;
+  });
+  return html`<table><caption class="visually-hidden">Data points of ${facts.companyName}, ${facts.period}</caption>
+<thead><tr><th scope="col">Disclosed</th><th scope="col">Document</th><th scope="col">Published</th><th scope="col" class="num">Value</th><th scope="col">Trace</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+/** The traceability page of one data point (the target of its `traceability_source_url`). */
+export function tracePage(facts: TraceFacts, access: TraceAccess, publicUrl: string): string {
+  const values = access.kind === 'bought' && facts.document.status === 'processed' ? access.values.get(facts.pointId) : undefined;
+  const listings = facts.listings.map(
+    (l) =>
+      html`<li>${l.ticker} on ${l.micCode}${l.isin === null ? '' : html`, ISIN <code>${l.isin}</code>`}${l.primary ? ' (primary listing)' : ''}</li>`,
+  );
+  const d = facts.document;
+  return page(
+    `Total Revenue · ${facts.companyName} · ${facts.period}`,
+    html`<p class="muted">Traceability of a data point</p>
+<h1>Total Revenue of ${facts.companyName}, ${facts.period}</h1>
+${access.kind === 'bought' ? html`<p class="muted">Values shown because your account bought ${facts.companyName}, ${facts.period}.</p>` : accessNotice(facts, access, publicUrl)}
+<h2>Data point</h2>
+<dl class="facts"><dt>Metric</dt><dd>Total Revenue</dd><dt>Reporting period</dt><dd>${facts.period}</dd>
+<dt>Year of disclosure</dt><dd>${d.publishedOn.slice(0, 4)}</dd><dt>Original currency</dt><dd>${facts.originalCcy}</dd>
+${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>${facts.pointId}</code></dd></dl>
+<h2>Company</h2>
+<dl class="facts"><dt>Name</dt><dd>${facts.companyName}</dd><dt>Country</dt><dd>${facts.country ?? '—'}</dd>
+<dt>LEI</dt><dd>${facts.lei === null ? '—' : html`<code>${facts.lei}</code>`}</dd>
+<dt>Listings</dt><dd><ul class="plain">${listings}</ul></dd><dt>Company id</dt><dd><code>${facts.companyId}</code></dd></dl>
+<h2>Source document</h2>
+<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d)}</dd>
+<dt>Published</dt><dd>${d.publishedOn}</dd><dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>
+<h2>All data points of ${facts.companyName} for ${facts.period}</h2>
+<p>The figure as first reported and every restatement, each from its own document.</p>
+${relatedTable(facts, access)}`,
+  );
+}

@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely';
+import type { Database, DocumentStatus } from '../db/schema.js';
+
+/** What a traceability page shows to anyone: where a data point comes from, not its value. */
+export interface TraceFacts {
+  pointId: string;
+  companyId: string;
+  companyName: string;
+  country: string | null;
+  lei: string | null;
+  listings: Array<{ ticker: string; micCode: string; isin: string | null; primary: boolean }>;
+  period: number;
+  originalCcy: string;
+  document: TraceDocument;
+  /** Every data point of the company-period that the API serves (processed documents), in the API's order. */
+  related: Array<{ pointId: string; document: TraceDocument }>;
+}
+
+export interface TraceDocument {
+  documentId: string;
+  title: string;
+  sourceUrl: string;
+  publishedOn: string;
+  status: DocumentStatus;
+}
+
+/** The paid part of a data point: only read for an account that bought its company-period. */
+export interface TraceValues {
+  valueUsd: number;
+  originalValue: number | null;
+  originalCcy: string;
+  fxRate: string;
+  fxSource: string;
+}
+
+const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The public facts of a data point, or undefined for an unknown id. */
+export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Promise<TraceFacts | undefined> {
+  if (!ID_RE.test(pointId)) return undefined;
+  const point = await db
+    .selectFrom('revenue_points as p')
+    .innerJoin('companies as c', 'c.company_id', 'p.company_id')
+    .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+    .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
+    .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+    .where('p.point_id', '=', pointId)
+    .executeTakeFirst();
+  if (point === undefined) return undefined;
+  const [listings, related] = await Promise.all([
+    db
+      .selectFrom('listings')
+      .select(['ticker', 'mic_code', 'isin', 'is_primary'])
+      .where('company_id', '=', point.company_id)
+      .orderBy('is_primary', 'desc')
+      .orderBy('added_seq')
+      .execute(),
+    db
+      .selectFrom('revenue_points as p')
+      .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+      .select(['p.point_id', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+      .where('p.company_id', '=', point.company_id)
+      .where('p.reporting_period', '=', point.reporting_period)
+      .where('d.status', '=', 'processed')
+      .orderBy('d.published_on')
+      .orderBy('d.document_id')
+      .execute(),
+  ]);
+  const documentOf = (r: {
+    document_id: string;
+    title: string;
+    source_url: string;
+    published_on: string;
+    status: DocumentStatus;
+  }) => ({
+    documentId: r.document_id,
+    title: r.title,
+    sourceUrl: r.source_url,
+    publishedOn: r.published_on,
+    status: r.status,
+  });
+  return {
+    pointId: point.point_id,
+    companyId: point.company_id,
+    companyName: point.name,
+    country: point.country,
+    lei: point.lei,
+    listings: listings.map((l) => ({ ticker: l.ticker, micCode: l.mic_code, isin: l.isin, primary: Number(l.is_primary) === 1 })),
+    period: point.reporting_period,
+    originalCcy: point.original_ccy,
+    document: documentOf(point),
+    related: related.map((r) => ({ pointId: r.point_id, document: documentOf(r) })),
+  };
+}
+
+/** True when the account bought the company-period (a paid revenues call, keyed as billing keys it). */
+export async function hasBought(db: Kysely<Database>, accountId: string, companyId: string, period: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('purchases')
+    .select('company_id')
+    .where('account_id', '=', accountId)
+    .where('company_id', '=', companyId)
+    .where('reporting_period', '=', period)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The values of the company-period's data points, by point id. Call only after {@link hasBought}. */
+export async function loadTraceValues(
+  db: Kysely<Database>,
+  companyId: string,
+  period: number,
+): Promise<Map<string, TraceValues>> {
+  const rows = await db
+    .selectFrom('revenue_points')
+    .select(['point_id', 'value_usd', 'original_value', 'original_ccy', 'fx_rate', 'fx_source'])
+    .where('company_id', '=', companyId)
+    .where('reporting_period', '=', period)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.point_id,
+      {
+        valueUsd: Number(r.value_usd),
+        originalValue: r.original_value === null ? null : Number(r.original_value),
+        originalCcy: r.original_ccy,
+        fxRate: r.fx_rate,
+        fxSource: r.fx_source,
+      },
+    ]),
+  );
+}

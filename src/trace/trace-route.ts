@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { ConsoleAuth } from '../console/console-auth.js';
+import { installPageErrors, sendErrorPage, sendPage } from '../console/respond.js';
+import { type TraceAccess, tracePage } from './trace-page.js';
+import { hasBought, loadTraceFacts, loadTraceValues } from './trace-query.js';
+
+/**
+ * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source
+ * document; its values only an account signed in to the console that bought the company-period.
+ */
+export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    installPageErrors(app);
+    const auth = new ConsoleAuth(ctx);
+    const db = ctx.db.kysely;
+    app.get<{ Params: { id: string } }>('/trace/:id', { schema: { hide: true } }, async (request, reply) => {
+      const facts = await loadTraceFacts(db, request.params.id.toLowerCase());
+      if (facts === undefined) {
+        return sendErrorPage(
+          reply,
+          404,
+          'No such data point',
+          'There is no data point with this id. Check the link you followed.',
+        );
+      }
+      const session = await auth.current(request);
+      let access: TraceAccess = { kind: 'signed-out' };
+      if (session !== undefined) {
+        access = (await hasBought(db, session.accountId, facts.companyId, facts.period))
+          ? { kind: 'bought', values: await loadTraceValues(db, facts.companyId, facts.period) }
+          : { kind: 'not-bought' };
+      }
+      return sendPage(reply, 200, tracePage(facts, access, ctx.config.publicUrl));
+    });
+  };
+}

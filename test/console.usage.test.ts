@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../src/accounts/accounts.js';
+import { ConsoleClient, type CustomApp, csrfOf, startCustomApp } from './support/console-client.js';
+import { dialects } from './support/dialects.js';
+import { startApp, type TestApp } from './support/test-app.js';
+
+const PASSWORD = 'usage page password';
+
+/** The ledger section of the usage page and its rows. */
+function ledgerRows(page: string): number {
+  const section = page.slice(page.indexOf('<h2>Ledger</h2>'), page.indexOf('<h2>Purchased company-periods</h2>'));
+  return section.split('<tr><td>').length - 1;
+}
+
+function newKey(page: string): string {
+  const key = /id="new-key"[^>]*>([^<]+)</.exec(page)?.[1];
+  if (key === undefined) throw new Error('no key on the page');
+  return key;
+}
+
+describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const api = (path: string, key: string) => t.get(path, key);
+
+  it('pages the ledger by 50, filters it and the chart by key, and lists purchases', async () => {
+    const account = await t.account({ password: PASSWORD, credits: 1000 });
+    const c = new ConsoleClient(t.url);
+    expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
+    const second = newKey((await c.submit('/account/keys', '/account/keys', { name: 'second', lifetime: '' })).text);
+    for (let i = 0; i < 50; i += 1) expect((await api('/api/v1/companies/search?query=alpha', account.key)).cost).toBe(1);
+    expect((await api('/api/v1/revenues?ticker=BETA&reporting_period=2023', second)).cost).toBe(25);
+    expect((await api('/api/v1/revenues?ticker=BETA&reporting_period=-1', second)).cost).toBe(25);
+    expect((await api('/api/v1/revenues?ticker=BETA&reporting_period=2024', second)).cost).toBe(1);
+
+    const first = await c.get('/account/usage');
+    expect(first.text).toContain('<strong id="balance">899</strong>');
+    expect(ledgerRows(first.text)).toBe(50);
+    expect(first.text).toContain('href="/account/usage?page=2" rel="next"');
+    expect(first.text).not.toContain('rel="prev"');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(first.text).toContain(`<title>${today}: 101 credits</title>`);
+    expect(first.text).toMatch(/Beta Corporation<\/td><td>BETA \(XNYS\)<\/td><td>2024<\/td>/);
+    expect(first.text).toMatch(/Beta Corporation<\/td><td>BETA \(XNYS\)<\/td><td>2023<\/td>/);
+
+    const page2 = await c.get('/account/usage?page=2');
+    expect(ledgerRows(page2.text)).toBe(4); // 53 charges + the opening grant
+    expect(page2.text).toContain('Credits added');
+    expect(page2.text).toContain('rel="prev"');
+    expect(page2.text).not.toContain('rel="next"');
+
+    const keys = await t.db.kysely
+      .selectFrom('api_keys')
+      .select(['key_id', 'name'])
+      .where('account_id', '=', account.accountId)
+      .execute();
+    const secondId = keys.find((k) => k.name === 'second')?.key_id ?? '';
+    const filtered = await c.get(`/account/usage?key=${secondId}`);
+    expect(ledgerRows(filtered.text)).toBe(3);
+    expect(filtered.text).toContain(`<option value="${secondId}" selected>`);
+    expect(filtered.text).toContain(`<title>${today}: 51 credits</title>`);
+    expect(filtered.text).toContain('Revenues: Beta Corporation, 2024');
+    for (const junk of ['?page=0', '?page=-3', '?page=abc', '?page=99999', '?key=nope&page=1']) {
+      expect((await c.get(`/account/usage${junk}`)).status).toBe(200);
+    }
+  });
+
+  it('refuses a key without a name, with a name too long or an unknown lifetime, saying why', async () => {
+    const account = await t.account({ password: PASSWORD });
+    const c = new ConsoleClient(t.url);
+    expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ name: '   ', lifetime: '' }, 'A key name must be 1 to 100 characters.'],
+      [{ name: 'x'.repeat(101), lifetime: '' }, 'A key name must be 1 to 100 characters.'],
+      [{ name: 'ok', lifetime: '7' }, 'Choose one of the offered expiry periods.'],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await c.submit('/account/keys', '/account/keys', fields);
+      expect(res.status).toBe(400);
+      expect(res.text).toContain(message);
+      expect(res.text).not.toContain('id="new-key"');
+    }
+    const count = await t.db.kysely.selectFrom('api_keys').select('key_id').where('account_id', '=', account.accountId).execute();
+    expect(count).toHaveLength(1);
+  });
+
+  it('escapes what users type: a key name is shown as text', async () => {
+    const account = await t.account({ password: PASSWORD });
+    const c = new ConsoleClient(t.url);
+    expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
+    const created = await c.submit('/account/keys', '/account/keys', { name: '<script>alert(1)</script>', lifetime: '' });
+    expect(created.status).toBe(200);
+    const list = await c.get('/account/keys');
+    expect(list.text).not.toContain('<script>alert(1)</script>');
+    expect(list.text).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+  });
+});
+
+describe.each(dialects())('console: keys that expire (%s)', (dialect) => {
+  let app: CustomApp;
+  let now = Date.now();
+  beforeAll(async () => {
+    app = await startCustomApp(dialect, { clock: () => new Date(now) });
+  });
+  afterAll(() => app.close());
+
+  it('shows a key created for 30 days as active, then expired, and the API refuses it', async () => {
+    const email = `expiry-${Date.now()}@example.com`;
+    await createAccount(app.db.kysely, { email, password: PASSWORD, credits: 100, now: new Date(now) });
+    const c = new ConsoleClient(app.url);
+    expect((await c.signIn(email, PASSWORD)).status).toBe(303);
+    const key = newKey((await c.submit('/account/keys', '/account/keys', { name: 'month', lifetime: '30' })).text);
+    const search = () => fetch(`${app.url}/api/v1/companies/search?query=beta`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await search()).status).toBe(200);
+    const before = await c.get('/account/keys');
+    expect(before.text).toContain('<span class="badge active">active</span>');
+    expect(before.text).toContain(new Date(now + 30 * 86_400_000).toISOString().slice(0, 10));
+
+    now += 31 * 86_400_000;
+    expect((await c.signIn(email, PASSWORD)).status).toBe(303);
+    const after = await c.get('/account/keys');
+    expect(after.text).toContain('<span class="badge expired">expired</span>');
+    expect(after.text).not.toContain('Revoke key month');
+    const refused = await search();
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain('Expired');
+    expect(csrfOf(after.text)).toMatch(/^[\w-]{43}$/);
+  });
+});

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Dialect } from '../db/connect.js';
 import { fixedQuery } from '../db/fixed-query.js';
 import type { Database } from '../db/schema.js';
-import type { ChargeRequest, ChargeResult } from './charge.js';
+import type { ChargeRequest } from './charge.js';
 
 /** The billed path's statements, compiled once per dialect (see {@link fixedQuery}). */
 export function chargeStatements(dialect: Dialect) {

@@ -57,17 +57,21 @@ export class Revenues {
 
   #figure(row: SourceRow, company: DemoCompany, documentId: string, year: number, currency: string): void {
     const value = row.get('revenue');
-    if (value === '') return this.report.drop(row, 'no revenue value in the source');
-    if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value)))
-      return this.report.drop(row, `revenue "${value}" is not a whole number`);
-    if (year < FIRST_PERIOD || year > LAST_PERIOD)
-      return this.report.drop(row, `fiscal year ${year} is outside ${FIRST_PERIOD}..${LAST_PERIOD}`);
-    if (!isCurrency(currency)) return this.report.drop(row, `currency "${currency}" is not one the API knows`);
-    if (currency !== 'USD' && !this.hasRate(currency, year))
-      return this.report.drop(row, `no yearly FX rate for ${currency} ${year}`);
     const key = `${company.id}|${documentId}|${year}`;
-    if (this.figures.has(key)) return this.report.drop(row, `the same document already gives ${year}`);
-    this.figures.set(key, { companyId: company.id, documentId, period: year, value, currency });
+    const reason = this.#refusal(value, year, currency, key);
+    if (reason !== undefined) this.report.drop(row, reason);
+    else this.figures.set(key, { companyId: company.id, documentId, period: year, value, currency });
+  }
+
+  /** Why a source figure cannot be kept, if it cannot. */
+  #refusal(value: string, year: number, currency: string, key: string): string | undefined {
+    if (value === '') return 'no revenue value in the source';
+    if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) return `revenue "${value}" is not a whole number`;
+    if (year < FIRST_PERIOD || year > LAST_PERIOD) return `fiscal year ${year} is outside ${FIRST_PERIOD}..${LAST_PERIOD}`;
+    if (!isCurrency(currency)) return `currency "${currency}" is not one the API knows`;
+    if (currency !== 'USD' && !this.hasRate(currency, year)) return `no yearly FX rate for ${currency} ${year}`;
+    if (this.figures.has(key)) return `the same document already gives ${year}`;
+    return undefined;
   }
 
   /** Adds a document for a group of rows if at least one of its figures was kept. */

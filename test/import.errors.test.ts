@@ -137,7 +137,7 @@ const CASES: Array<[string, Edit, string[]]> = [
   [
     'unclosed quote',
     append('documents.csv', `${UNKNOWN},${ALPHA},"Unclosed title,https://example.com/x,2023-01-01,2022,processed\n`),
-    ['documents.csv:15: malformed CSV: Quote Not Closed: the parsing is finished with an opening quote at line 15'],
+    ['documents.csv:15: malformed CSV: a quoted field is never closed'],
   ],
   [
     'invalid UTF-8',

@@ -27,9 +27,16 @@ function wholeNumber(name: string, min: number) {
   };
 }
 
-/** Runs one command against the configured database and closes it afterwards. */
-async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
-  const opened = await openDatabase(loadConfig());
+/**
+ * Runs one command against the configured database and closes it afterwards. `bulk` lifts the
+ * per-statement timeout (PostgreSQL): moving a million rows takes statements of many seconds.
+ */
+async function withDatabase<T>(
+  run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+  options: { bulk?: boolean } = {},
+): Promise<T> {
+  const config = loadConfig();
+  const opened = await openDatabase(options.bulk === true ? { ...config, statementTimeoutMs: 0 } : config);
   try {
     return await run(opened);
   } finally {
@@ -57,13 +64,13 @@ program
   .command('import')
   .argument('<dir>', 'bundle folder')
   .description('Import a bundle, whole or not at all.')
-  .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir))));
+  .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir)), { bulk: true }));
 
 program
   .command('export')
   .argument('<dir>', 'folder to write the bundle into')
   .description('Write the catalog and revenue data out as an import bundle.')
-  .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir))));
+  .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir)), { bulk: true }));
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

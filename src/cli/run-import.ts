@@ -1,15 +1,40 @@
-import { SingleBar } from 'cli-progress';
+import { Presets, SingleBar } from 'cli-progress';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type ImportSummary, importBundle } from '../ingest/import-bundle.js';
+import { type ImportPhase, type ImportSummary, importBundle } from '../ingest/import-bundle.js';
 
-/** Imports a bundle, with a progress line on stderr when it is a terminal. */
+const MIB = 1024 * 1024;
+const PHASE: Record<ImportPhase, string> = {
+  reading: 'reading',
+  checking: 'checking the whole bundle',
+  applying: 'writing to the database',
+};
+
+/**
+ * Imports a bundle, with a progress bar on stderr when it is a terminal: the share of the
+ * bundle's bytes read, the file and its rows, then the checking and writing phases.
+ */
 export async function runImport(db: Kysely<Database>, dir: string): Promise<ImportSummary> {
   if (!process.stderr.isTTY) return importBundle(db, dir);
-  const bar = new SingleBar({ format: 'importing {file} {value} rows', stream: process.stderr, noTTYOutput: false });
-  bar.start(0, 0, { file: '' });
+  const bar = new SingleBar(
+    {
+      format: '{bar} {percentage}% | {mib} MiB | {phase} {file} {rows}',
+      stream: process.stderr,
+      hideCursor: true,
+    },
+    Presets.shades_classic,
+  );
+  bar.start(1, 0, { phase: PHASE.reading, file: '', rows: '', mib: '0' });
   try {
-    return await importBundle(db, dir, { onProgress: (file, rows) => bar.update(rows, { file }) });
+    return await importBundle(db, dir, {
+      onProgress: ({ file, rows, bytesRead, totalBytes }) => {
+        bar.setTotal(Math.max(totalBytes, 1));
+        bar.update(bytesRead, { file, rows: `${rows} rows`, mib: (bytesRead / MIB).toFixed(1) });
+      },
+      onPhase: (phase) => {
+        if (phase !== 'reading') bar.update(bar.getTotal(), { phase: PHASE[phase], file: '', rows: '' });
+      },
+    });
   } finally {
     bar.stop();
   }

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { CsvRecordParser } from '../ingest/csv-records.js';
 
 /** A source row with its line number in the source file (the header is line 1). */
 export interface SourceRow {
@@ -11,19 +11,17 @@ export interface SourceRow {
 
 /** Reads a whole source CSV (they are small) into rows that know their file and line. */
 export function readSource(dir: string, file: string): SourceRow[] {
-  const records = parse(readFileSync(join(dir, file)), { bom: true, columns: false, info: true }) as unknown as Array<{
-    record: string[];
-    info: { lines: number };
-  }>;
+  const parser = new CsvRecordParser();
+  const records = [...parser.push(readFileSync(join(dir, file), 'utf8')), ...parser.end()];
   const [header, ...rest] = records;
-  const columns = header?.record ?? [];
-  return rest.map(({ record, info }) => ({
-    line: info.lines,
+  const columns = header?.fields ?? [];
+  return rest.map(({ line, fields }) => ({
+    line,
     file,
     get: (column: string) => {
       const i = columns.indexOf(column);
       if (i < 0) throw new Error(`${file} has no column ${column}`);
-      return (record[i] ?? '').trim();
+      return (fields[i] ?? '').trim();
     },
   }));
 }

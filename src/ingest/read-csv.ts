@@ -1,102 +1,121 @@
 import { createReadStream } from 'node:fs';
-import { pipeline, Transform, type TransformCallback } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
 import type { ImportIssue } from './bundle-files.js';
+import { CsvRecordParser, CsvSyntaxError } from './csv-records.js';
 
 export interface CsvRow {
   line: number;
   values: Record<string, string>;
 }
 
-/** Passes bytes through, failing at the first invalid UTF-8 sequence with its line number. */
-class Utf8Check extends Transform {
-  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
-  #line = 1;
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    try {
-      this.#decoder.decode(chunk, { stream: true });
-    } catch {
-      done(new EncodingError(this.#line + countLinesUntilInvalid(chunk)));
-      return;
-    }
-    for (const byte of chunk) if (byte === 10) this.#line++;
-    done(null, chunk);
-  }
-
-  override _flush(done: TransformCallback): void {
-    try {
-      this.#decoder.decode();
-      done();
-    } catch {
-      done(new EncodingError(this.#line));
-    }
-  }
+/** The rows of the chunks read so far, and how many bytes of the file those chunks held. */
+export interface CsvBatch {
+  rows: CsvRow[];
+  bytesRead: number;
 }
 
-function countLinesUntilInvalid(chunk: Buffer): number {
+/** Large reads: fewer, bigger chunks for the parser to go through. */
+const CHUNK_BYTES = 1 << 20;
+
+/** The line of the first byte of `chunk` that is not valid UTF-8, counting from `line`. */
+function lineOfInvalidByte(chunk: Buffer, line: number): number {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let lines = 0;
+  let at = line;
   for (let i = 0; i < chunk.length; i++) {
     try {
       decoder.decode(chunk.subarray(i, i + 1), { stream: true });
     } catch {
-      return lines;
+      return at;
     }
-    if (chunk[i] === 10) lines++;
+    if (chunk[i] === 10) at++;
   }
-  return lines;
+  return at;
 }
 
-class EncodingError extends Error {
-  constructor(readonly line: number) {
-    super('not valid UTF-8');
-  }
+function countNewlines(chunk: Buffer): number {
+  let n = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
+  return n;
 }
 
 /**
- * Streams the rows of one bundle CSV file. The header must hold exactly `columns` (any order; a BOM
- * is fine); problems with the header, quoting or encoding are pushed to `issues` and end the file.
+ * Streams the rows of one bundle CSV file, a chunk's worth at a time. The header must hold
+ * exactly `columns` (any order; a BOM is fine); problems with the header, the CSV syntax or the
+ * encoding are pushed to `issues` and end the file. A row's line is the line it starts on, also
+ * when a quoted field spans several lines.
  */
 export async function* readCsv(
   path: string,
   file: string,
   columns: readonly string[],
   issues: ImportIssue[],
-): AsyncGenerator<CsvRow> {
-  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
-  // pipeline, not pipe: an encoding error must reach the parser, or iterating it would wait forever.
-  pipeline(createReadStream(path), new Utf8Check(), parser, () => undefined);
+): AsyncGenerator<CsvBatch> {
+  const source = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parser = new CsvRecordParser();
   let header: string[] | undefined;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  let bytesLine = 1;
+
+  /** Rows of complete records; false once the header is refused. */
+  const rows = (records: ReturnType<CsvRecordParser['push']>): CsvRow[] | false => {
+    const out: CsvRow[] = [];
+    for (const { line, fields } of records) {
+      if (fields.length === 1 && fields[0] === '') continue;
       if (header === undefined) {
-        header = record.map((h) => h.trim());
-        const missing = columns.filter((c) => !header?.includes(c));
-        const extra = header.filter((h) => !columns.includes(h));
-        const repeated = header.filter((h, i) => header?.indexOf(h) !== i);
-        if (missing.length > 0) issues.push({ file, line: 1, message: `missing column(s) ${missing.join(', ')}` });
-        if (extra.length > 0) issues.push({ file, line: 1, message: `unexpected column(s) ${extra.join(', ')}` });
-        if (repeated.length > 0) issues.push({ file, line: 1, message: `repeated column(s) ${repeated.join(', ')}` });
-        if (missing.length + extra.length + repeated.length > 0) return;
+        header = fields.map((h) => h.trim());
+        if (!checkHeader(header, columns, file, line, issues)) return false;
         continue;
       }
-      if (record.length !== header.length) {
-        issues.push({ file, line: info.lines, message: `has ${record.length} fields, the header has ${header.length}` });
+      if (fields.length !== header.length) {
+        issues.push({ file, line, message: `has ${fields.length} fields, the header has ${header.length}` });
         continue;
       }
       const values: Record<string, string> = {};
-      header.forEach((h, i) => {
-        values[h] = record[i] ?? '';
-      });
-      yield { line: info.lines, values };
+      for (let i = 0; i < header.length; i++) values[header[i] as string] = fields[i] ?? '';
+      out.push({ line, values });
     }
+    return out;
+  };
+
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        issues.push({ file, line: lineOfInvalidByte(chunk, bytesLine), message: 'is not valid UTF-8' });
+        return;
+      }
+      bytesLine += countNewlines(chunk);
+      const batch = rows(parser.push(text));
+      if (batch === false) return;
+      if (batch.length > 0) yield { rows: batch, bytesRead: source.bytesRead };
+    }
+    let tail: string;
+    try {
+      tail = decoder.decode();
+    } catch {
+      issues.push({ file, line: bytesLine, message: 'is not valid UTF-8' });
+      return;
+    }
+    const batch = rows([...parser.push(tail), ...parser.end()]);
+    if (batch === false) return;
+    if (batch.length > 0) yield { rows: batch, bytesRead: source.bytesRead };
     if (header === undefined) issues.push({ file, line: 1, message: 'is empty: a header row is required' });
   } catch (error) {
-    if (error instanceof EncodingError) issues.push({ file, line: error.line, message: 'is not valid UTF-8' });
-    else if (error instanceof CsvError) {
-      const line = (error as CsvError & { lines?: number }).lines ?? 0;
-      issues.push({ file, line, message: `malformed CSV: ${error.message.replace(/^Invalid [^:]*: /, '')}` });
-    } else throw error;
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    issues.push({ file, line: error.line, message: `malformed CSV: ${error.message}` });
+  } finally {
+    // Stopped early (a refused header, too many problems): close the file rather than leave it paused.
+    source.destroy();
   }
+}
+
+function checkHeader(header: string[], columns: readonly string[], file: string, line: number, issues: ImportIssue[]): boolean {
+  const missing = columns.filter((c) => !header.includes(c));
+  const extra = header.filter((h) => !columns.includes(h));
+  const repeated = header.filter((h, i) => header.indexOf(h) !== i);
+  if (missing.length > 0) issues.push({ file, line, message: `missing column(s) ${missing.join(', ')}` });
+  if (extra.length > 0) issues.push({ file, line, message: `unexpected column(s) ${extra.join(', ')}` });
+  if (repeated.length > 0) issues.push({ file, line, message: `repeated column(s) ${repeated.join(', ')}` });
+  return missing.length + extra.length + repeated.length === 0;
 }

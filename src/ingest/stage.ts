@@ -1,8 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { ImportIssue } from './bundle-files.js';
 
-/** Temporary tables a bundle is streamed into before it is checked as a whole and applied. */
+/**
+ * Temporary tables a bundle is streamed into before it is checked as a whole and applied. Each
+ * row keeps the `line` it came from, so a whole-bundle check can still say `file:line`.
+ */
 export type StageTables = {
   stage_fx: { currency: string; year: number; usd_per_unit: string; source: string; line: number };
   stage_companies: {
@@ -34,182 +36,138 @@ export type StageTables = {
     original_value: number;
     original_ccy: string;
     value_usd: number;
-    fx_rate: string;
-    fx_source: string;
+    /** The currency whose rate converted it (ZAR for ZAC), with `reporting_period` the key into stage_rates. */
+    rate_currency: string;
     line: number;
   };
+  /** Every rate the import converted with, from the database or the bundle: a few thousand rows at most. */
+  stage_rates: { currency: string; year: number; usd_per_unit: string; source: string; line: number };
 };
 
-export type StageDb = Transaction<Database & StageTables>;
+export type StageTable = keyof StageTables;
+export type StageDb = Kysely<Database & StageTables>;
 
-export async function createStage(trx: Transaction<Database>): Promise<StageDb> {
+/** Column order of each stage table: staged rows are arrays in this order, `line` last. */
+export const STAGE_COLUMNS = {
+  stage_fx: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
+  stage_companies: ['company_id', 'name', 'country', 'lei', 'ticker', 'mic_code', 'isin', 'line'],
+  stage_listings: ['company_id', 'ticker', 'mic_code', 'isin', 'line'],
+  stage_documents: ['document_id', 'company_id', 'title', 'source_url', 'published_on', 'reporting_period', 'status', 'line'],
+  stage_revenues: [
+    'point_id',
+    'company_id',
+    'document_id',
+    'reporting_period',
+    'original_value',
+    'original_ccy',
+    'value_usd',
+    'rate_currency',
+    'line',
+  ],
+  stage_rates: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
+} as const satisfies { [T in StageTable]: ReadonlyArray<keyof StageTables[T]> };
+
+const TABLES = Object.keys(STAGE_COLUMNS) as StageTable[];
+
+export async function createStage(db: Kysely<Database>): Promise<StageDb> {
   const statements = [
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
     sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, line integer)`,
-    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, fx_rate text, fx_source text, line integer)`,
+    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, line integer)`,
+    sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];
-  for (const s of statements) await s.execute(trx);
-  return trx.withTables<StageTables>();
-}
-
-/** Indexes made after loading (cheaper than maintaining them row by row). */
-export async function indexStage(db: StageDb): Promise<void> {
-  const statements = [
-    sql`create index stage_fx_key on stage_fx (currency, year)`,
-    sql`create index stage_companies_key on stage_companies (company_id)`,
-    sql`create index stage_companies_listing on stage_companies (mic_code, ticker)`,
-    sql`create index stage_listings_key on stage_listings (mic_code, ticker)`,
-    sql`create index stage_documents_key on stage_documents (document_id)`,
-    sql`create index stage_revenues_key on stage_revenues (point_id)`,
-  ];
+  await dropStage(db);
   for (const s of statements) await s.execute(db);
-}
-
-export async function dropStage(db: StageDb): Promise<void> {
-  for (const t of ['stage_fx', 'stage_companies', 'stage_listings', 'stage_documents', 'stage_revenues']) {
-    await sql`drop table ${sql.table(t)}`.execute(db);
-  }
-}
-
-interface Finding {
-  line: number;
-  detail: string | null;
-}
-
-async function find(
-  db: StageDb,
-  file: string,
-  message: (detail: string | null) => string,
-  query: ReturnType<typeof sql<Finding>>,
-): Promise<ImportIssue[]> {
-  const { rows } = await query.execute(db);
-  return rows.map((r) => ({ file, line: Number(r.line), message: message(r.detail) }));
+  return db.withTables<StageTables>();
 }
 
 /**
- * Whole-bundle checks the row validators cannot make: duplicate keys, references to unknown
- * companies or documents (in the bundle or already in the database), and clashing identifiers.
+ * Indexes made after loading (cheaper than maintaining them row by row). Every whole-bundle check
+ * looks rows up by one of these, `line` included so "an earlier row with the same key" is answered
+ * from the index alone: no check scans a table once per row.
  */
-export async function checkStage(db: StageDb): Promise<ImportIssue[]> {
-  const checks = await Promise.all([
-    find(
-      db,
-      'fx_rates.csv',
-      (d) => `duplicate rate for ${d}`,
-      sql<Finding>`
-      select s.line, s.currency || ' ' || cast(s.year as text) as detail from stage_fx s
-      where exists (select 1 from stage_fx t where t.currency = s.currency and t.year = s.year and t.line < s.line)`,
-    ),
-    find(
-      db,
-      'companies.csv',
-      (d) => `duplicate company_id ${d}`,
-      sql<Finding>`
-      select s.line, s.company_id as detail from stage_companies s
-      where exists (select 1 from stage_companies t where t.company_id = s.company_id and t.line < s.line)`,
-    ),
-    find(
-      db,
-      'companies.csv',
-      (d) => `ticker ${d} is listed twice in the bundle`,
-      sql<Finding>`
-      select s.line, s.ticker || ' on ' || s.mic_code as detail from stage_companies s
-      where exists (select 1 from stage_companies t where t.mic_code = s.mic_code and t.ticker = s.ticker and t.line < s.line)`,
-    ),
-    find(
-      db,
-      'listings.csv',
-      (d) => `ticker ${d} is listed twice in the bundle`,
-      sql<Finding>`
-      select s.line, s.ticker || ' on ' || s.mic_code as detail from stage_listings s
-      where exists (select 1 from stage_listings t where t.mic_code = s.mic_code and t.ticker = s.ticker and t.line < s.line)
-         or exists (select 1 from stage_companies t where t.mic_code = s.mic_code and t.ticker = s.ticker)`,
-    ),
-    find(
-      db,
-      'companies.csv',
-      (d) => `isin ${d} is used twice`,
-      sql<Finding>`
-      select s.line, s.isin as detail from stage_companies s where s.isin is not null and (
-        exists (select 1 from stage_companies t where t.isin = s.isin and t.line < s.line)
-        or exists (select 1 from listings l where l.isin = s.isin and not (l.mic_code = s.mic_code and l.ticker = s.ticker)))`,
-    ),
-    find(
-      db,
-      'listings.csv',
-      (d) => `isin ${d} is used twice`,
-      sql<Finding>`
-      select s.line, s.isin as detail from stage_listings s where s.isin is not null and (
-        exists (select 1 from stage_listings t where t.isin = s.isin and t.line < s.line)
-        or exists (select 1 from stage_companies t where t.isin = s.isin)
-        or exists (select 1 from listings l where l.isin = s.isin and not (l.mic_code = s.mic_code and l.ticker = s.ticker)))`,
-    ),
-    find(
-      db,
-      'companies.csv',
-      (d) => `lei ${d} belongs to another company`,
-      sql<Finding>`
-      select s.line, s.lei as detail from stage_companies s where s.lei is not null and (
-        exists (select 1 from stage_companies t where t.lei = s.lei and t.line < s.line)
-        or exists (select 1 from companies c where c.lei = s.lei and c.company_id <> s.company_id
-          and not exists (select 1 from stage_companies u where u.company_id = c.company_id)))`,
-    ),
-    find(
-      db,
-      'listings.csv',
-      (d) => `company_id ${d} is not in companies.csv nor in the database`,
-      sql<Finding>`
-      select s.line, s.company_id as detail from stage_listings s
-      where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
-        and not exists (select 1 from companies c where c.company_id = s.company_id)`,
-    ),
-    find(
-      db,
-      'documents.csv',
-      (d) => `duplicate document_id ${d}`,
-      sql<Finding>`
-      select s.line, s.document_id as detail from stage_documents s
-      where exists (select 1 from stage_documents t where t.document_id = s.document_id and t.line < s.line)`,
-    ),
-    find(
-      db,
-      'documents.csv',
-      (d) => `company_id ${d} is not in companies.csv nor in the database`,
-      sql<Finding>`
-      select s.line, s.company_id as detail from stage_documents s
-      where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
-        and not exists (select 1 from companies c where c.company_id = s.company_id)`,
-    ),
-    find(
-      db,
-      'revenues.csv',
-      (d) => `duplicate figure: document ${d} is given twice`,
-      sql<Finding>`
-      select s.line, s.document_id || ' for period ' || cast(s.reporting_period as text) as detail from stage_revenues s
-      where exists (select 1 from stage_revenues t where t.point_id = s.point_id and t.line < s.line)`,
-    ),
-    find(
-      db,
-      'revenues.csv',
-      (d) => `document_id ${d} is not in documents.csv nor in the database`,
-      sql<Finding>`
-      select s.line, s.document_id as detail from stage_revenues s
-      where not exists (select 1 from stage_documents t where t.document_id = s.document_id)
-        and not exists (select 1 from documents d where d.document_id = s.document_id)`,
-    ),
-    find(
-      db,
-      'revenues.csv',
-      (d) => `document ${d}`,
-      sql<Finding>`
-      select s.line, s.document_id || ' belongs to company ' || coalesce(t.company_id, d.company_id) || ', not ' || s.company_id as detail
-      from stage_revenues s
-      left join stage_documents t on t.document_id = s.document_id
-      left join documents d on d.document_id = s.document_id
-      where coalesce(t.company_id, d.company_id) <> s.company_id`,
-    ),
-  ]);
-  return checks.flat();
+export async function indexStage(db: StageDb): Promise<void> {
+  const statements = [
+    sql`create index stage_fx_key on stage_fx (currency, year, line)`,
+    sql`create index stage_companies_key on stage_companies (company_id, line)`,
+    sql`create index stage_companies_listing on stage_companies (mic_code, ticker, line)`,
+    sql`create index stage_companies_isin on stage_companies (isin, line)`,
+    sql`create index stage_companies_lei on stage_companies (lei, line)`,
+    sql`create index stage_listings_key on stage_listings (mic_code, ticker, line)`,
+    sql`create index stage_listings_isin on stage_listings (isin, line)`,
+    sql`create index stage_documents_key on stage_documents (document_id, line)`,
+    sql`create index stage_revenues_key on stage_revenues (point_id, line)`,
+    sql`create index stage_rates_key on stage_rates (currency, year)`,
+  ];
+  for (const s of statements) await s.execute(db);
+  // PostgreSQL plans temporary tables blind until they are analysed; SQLite gets statistics too.
+  for (const t of TABLES) await sql`analyze ${sql.table(t)}`.execute(db);
+}
+
+/** Drops the stage (if there is one): a pooled connection must not keep it for the next import. */
+export async function dropStage(db: Kysely<Database>): Promise<void> {
+  for (const t of TABLES) await sql`drop table if exists ${sql.table(t)}`.execute(db);
+}
+
+/** Room left for bound parameters per statement: SQLite allows 32766, PostgreSQL 65535. */
+const MAX_PARAMETERS = 30_000;
+const MAX_BATCH_ROWS = 2_000;
+
+/**
+ * Buffers staged rows and writes them as multi-row inserts. The statement for a full batch is
+ * compiled once per table and reused with new parameters, so a million rows cost a few hundred
+ * executions of one prepared statement rather than a query build per batch. One batch may be in
+ * flight while the next is read: PostgreSQL inserts it while this process parses (with SQLite,
+ * whose calls are synchronous, nothing overlaps and nothing changes).
+ */
+export class StageWriter {
+  readonly #rows: unknown[][] = [];
+  readonly #batch: number;
+  #fullBatch: string | undefined;
+  #inFlight: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: StageDb,
+    private readonly table: StageTable,
+  ) {
+    this.#batch = Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / STAGE_COLUMNS[table].length));
+  }
+
+  async add(row: unknown[]): Promise<void> {
+    this.#rows.push(row);
+    if (this.#rows.length >= this.#batch) await this.#send();
+  }
+
+  /** Writes what is buffered and waits until every batch is in. */
+  async flush(): Promise<void> {
+    await this.#send();
+    await this.#inFlight;
+  }
+
+  async #send(): Promise<void> {
+    await this.#inFlight;
+    if (this.#rows.length === 0) return;
+    const rows = this.#rows.splice(0, this.#rows.length);
+    let text: string;
+    if (rows.length < this.#batch) text = this.#compile(rows.length);
+    else {
+      this.#fullBatch ??= this.#compile(rows.length);
+      text = this.#fullBatch;
+    }
+    this.#inFlight = this.db.executeQuery(CompiledQuery.raw(text, rows.flat()));
+    // Handled here so a failure waits, unreported, for the next send or flush to rethrow it.
+    this.#inFlight.catch(() => undefined);
+  }
+
+  /** The dialect's SQL text of an insert of `n` rows (placeholders only: values are bound). */
+  #compile(n: number): string {
+    const columns = STAGE_COLUMNS[this.table];
+    const row = Object.fromEntries(columns.map((c) => [c, null]));
+    return this.db
+      .insertInto(this.table)
+      .values(Array.from({ length: n }, () => row) as never)
+      .compile().sql;
+  }
 }

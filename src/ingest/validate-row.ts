@@ -148,10 +148,16 @@ export interface DocumentRow {
   status: DocumentStatus;
 }
 
+/** Days in a month of the proleptic Gregorian calendar. */
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
 function date(m: Messages, v: string): string {
   const match = DATE_RE.exec(v);
-  const d = new Date(`${v}T00:00:00Z`);
-  if (match === null || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
+  const [year, month, day] = match === null ? [0, 0, 0] : [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (match === null || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) {
     m.add(`published_on "${v}" is not a date (YYYY-MM-DD)`);
   }
   return v;
@@ -171,15 +177,16 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
   if (status !== 'pending' && status !== 'processed' && status !== 'failed') {
     m.add(`status "${status}" must be pending, processed or failed`);
   }
-  return m.result({
-    documentId: uuid(m, 'document_id', v.document_id ?? ''),
-    companyId: uuid(m, 'company_id', v.company_id ?? ''),
-    title: text(m, 'title', v.title ?? '', 500),
-    sourceUrl,
-    publishedOn: date(m, v.published_on ?? ''),
-    reportingPeriod: integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD),
-    status: status as DocumentStatus,
-  });
+  const documentId = uuid(m, 'document_id', v.document_id ?? '');
+  const companyId = uuid(m, 'company_id', v.company_id ?? '');
+  const title = text(m, 'title', v.title ?? '', 500);
+  const publishedOn = date(m, v.published_on ?? '');
+  const reportingPeriod = integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD);
+  // A report can come out within the year it covers (a fiscal year ending early), never before it.
+  if (m.list.length === 0 && Number(publishedOn.slice(0, 4)) < reportingPeriod) {
+    m.add(`published_on ${publishedOn} is before reporting_period ${reportingPeriod} began`);
+  }
+  return m.result({ documentId, companyId, title, sourceUrl, publishedOn, reportingPeriod, status: status as DocumentStatus });
 }
 
 export interface RevenueRow {

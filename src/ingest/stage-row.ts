@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { rateCurrency, toUsd } from '../revenues/normalize.js';
+import type { BundleFile } from './bundle-files.js';
+import type { StageTable } from './stage.js';
+import { type Checked, checkCompany, checkDocument, checkFxRate, checkListing, checkRevenue } from './validate-row.js';
+
+/** A data point's id: stable across imports, so a re-import or an export round trip keeps its links. */
+export function pointId(documentId: string, period: number): string {
+  const h = createHash('sha256').update(`revenue-point:${documentId}:${period}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** FX rates known so far, by `currency:year`: the database's, overlaid by the bundle's as they are read. */
+export type Rates = Map<string, { usdPerUnit: string; source: string }>;
+export const rateKey = (currency: string, year: number) => `${currency}:${year}`;
+
+/** What a USD figure records as its rate: it passes through unconverted. */
+export const USD_RATE: Readonly<{ usdPerUnit: string; source: string }> = {
+  usdPerUnit: '1',
+  source: 'USD figure, no conversion',
+};
+
+export const STAGE_TABLE = {
+  'fx_rates.csv': 'stage_fx',
+  'companies.csv': 'stage_companies',
+  'listings.csv': 'stage_listings',
+  'documents.csv': 'stage_documents',
+  'revenues.csv': 'stage_revenues',
+} as const satisfies Record<BundleFile, StageTable>;
+
+/**
+ * Checks one row and turns it into its stage row (an array in STAGE_COLUMNS order, without the
+ * line). An fx_rates.csv row also joins `rates`, so figures later in the bundle convert with it.
+ */
+export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rates): Checked<unknown[]> {
+  switch (file) {
+    case 'fx_rates.csv': {
+      const c = checkFxRate(v);
+      if (!c.ok) return c;
+      const r = c.row;
+      rates.set(rateKey(r.currency, r.year), { usdPerUnit: r.usdPerUnit, source: r.source });
+      return { ok: true, row: [r.currency, r.year, r.usdPerUnit, r.source] };
+    }
+    case 'companies.csv': {
+      const c = checkCompany(v);
+      if (!c.ok) return c;
+      const r = c.row;
+      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin] };
+    }
+    case 'listings.csv': {
+      const c = checkListing(v);
+      if (!c.ok) return c;
+      return { ok: true, row: [c.row.companyId, c.row.ticker, c.row.micCode, c.row.isin] };
+    }
+    case 'documents.csv': {
+      const c = checkDocument(v);
+      if (!c.ok) return c;
+      const r = c.row;
+      return { ok: true, row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status] };
+    }
+    case 'revenues.csv':
+      return stageRevenue(v, rates);
+  }
+}
+
+function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[]> {
+  const c = checkRevenue(v);
+  if (!c.ok) return c;
+  const r = c.row;
+  const basis = rateCurrency(r.currency);
+  let rate = USD_RATE;
+  if (r.currency !== 'USD') {
+    const known = rates.get(rateKey(basis.currency, r.reportingPeriod));
+    if (known === undefined) {
+      return {
+        ok: false,
+        messages: [
+          `no FX rate for ${basis.currency} ${r.reportingPeriod}: add it to fx_rates.csv (a figure is never stored without its USD value)`,
+        ],
+      };
+    }
+    rate = known;
+  }
+  let valueUsd: number;
+  try {
+    valueUsd = toUsd(r.value, r.currency, rate.usdPerUnit);
+  } catch (error) {
+    return { ok: false, messages: [(error as Error).message] };
+  }
+  return {
+    ok: true,
+    row: [
+      pointId(r.documentId, r.reportingPeriod),
+      r.companyId,
+      r.documentId,
+      r.reportingPeriod,
+      r.value,
+      r.currency,
+      valueUsd,
+      basis.currency,
+    ],
+  };
+}

@@ -10,7 +10,7 @@ const EMAIL = 'analyst@example.com';
 const PASSWORD = 'a long browser password';
 const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 /** `UPDATE_SCREENSHOTS=1` rewrites docs/screenshots/*.png from this walk-through. */
-const updateScreenshots = process.env.UPDATE_SCREENSHOTS === '1';
+const updateScreenshots = (dialect: string) => process.env.UPDATE_SCREENSHOTS === '1' && dialect === dialects()[0];
 
 /** Debian's chromium, never a downloaded browser; flags keep it from calling home. */
 function launch(): Promise<Browser> {
@@ -57,8 +57,7 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(await page.evaluate<unknown>(IN_PAGE.accessibility)).toEqual({ unlabelled: [], lang: 'en', h1: 1 });
 }
 
-// The walk-through runs on the first dialect: one real browser is slow enough on a shared machine.
-describe.each(dialects().slice(0, 1))('the console and trace pages in a real browser (%s)', (dialect) => {
+describe.each(dialects())('the console and trace pages in a real browser (%s)', (dialect) => {
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
@@ -137,7 +136,7 @@ describe.each(dialects().slice(0, 1))('the console and trace pages in a real bro
     await page.waitForURL(/key=/);
     await expect.poll(() => page.locator('table').first().locator('tbody tr').count()).toBe(3);
     await expectAccessible(page);
-    if (updateScreenshots) {
+    if (updateScreenshots(dialect)) {
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: `${SCREENSHOTS}usage-page.png`, fullPage: true });
     }
@@ -164,7 +163,7 @@ describe.each(dialects().slice(0, 1))('the console and trace pages in a real bro
     expect(await restatements.locator('tbody tr').first().textContent()).toContain('23,705,433,660 USD');
     expect(await restatements.locator('tbody tr').nth(1).textContent()).toContain('this page');
     await expectAccessible(page);
-    if (updateScreenshots) await page.screenshot({ path: `${SCREENSHOTS}trace-page.png`, fullPage: true });
+    if (updateScreenshots(dialect)) await page.screenshot({ path: `${SCREENSHOTS}trace-page.png`, fullPage: true });
 
     // A second key, revoked through the confirmation step.
     await page.goto(`${t.url}/account/keys`);
@@ -180,7 +179,7 @@ describe.each(dialects().slice(0, 1))('the console and trace pages in a real bro
     expect(await page.getByRole('status').first().textContent()).toBe('Key “old laptop” is revoked.');
     expect(await page.getByRole('row', { name: /old laptop/ }).textContent()).toContain('revoked');
     expect((await api('/api/v1/companies/search?query=beta', oldKey)).status).toBe(401);
-    if (updateScreenshots) await page.screenshot({ path: `${SCREENSHOTS}keys-page.png`, fullPage: true });
+    if (updateScreenshots(dialect)) await page.screenshot({ path: `${SCREENSHOTS}keys-page.png`, fullPage: true });
 
     // Revoke the key in use: the API refuses it at once.
     await page.getByRole('link', { name: 'Revoke key reporting server' }).click();

@@ -43,12 +43,17 @@ describe('identifier check digits', () => {
     );
   });
 
-  it('accepts every LEI built with MOD 97-10 check digits and catches any single substitution', () => {
+  // A letter counts as two digits (A = 10 … Z = 35), so swapping a digit for a letter shifts the
+  // digits before it and may by chance keep the remainder; MOD 97-10 guarantees detection of a
+  // substitution within one class: a digit for a digit, a letter for a letter.
+  it('accepts every LEI built with MOD 97-10 check digits and catches any same-class substitution', () => {
+    const isDigit = (c: string) => /[0-9]/.test(c);
     fc.assert(
       fc.property(leiArb, fc.integer({ min: 0, max: 19 }), fc.constantFrom(...ALNUM), (lei, at, ch) => {
         expect(isValidLei(lei)).toBe(true);
         const changed = lei.slice(0, at) + ch + lei.slice(at + 1);
-        if (changed !== lei && (at < 18 || /[0-9]/.test(ch))) expect(isValidLei(changed)).toBe(false);
+        fc.pre(changed !== lei && isDigit(ch) === isDigit(lei[at] ?? ''));
+        expect(isValidLei(changed)).toBe(false);
       }),
     );
   });

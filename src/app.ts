@@ -32,6 +32,13 @@ export interface BuildAppOptions {
 
 const KEY_TOUCH_INTERVAL_MS = 60_000;
 
+/** Fastify's form of {@link Config.trustProxy}: a hop count trusts that many proxies nearest to us. */
+function trustProxy(trusted: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trusted === false) return false;
+  if (typeof trusted === 'number') return (_address, hop) => hop < trusted;
+  return [...trusted];
+}
+
 /**
  * The composition root: builds a complete, independent app from a config and a database, so tests
  * run many apps side by side. Nothing here is module-level state.
@@ -44,6 +51,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: trustProxy(config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const secret = await signingSecret(db.kysely, config.secret);

@@ -22,6 +22,12 @@ export interface Config {
   /** PostgreSQL pool size and per-statement timeout. */
   readonly poolSize: number;
   readonly statementTimeoutMs: number;
+  /**
+   * Which reverse proxies may name the client in `X-Forwarded-For` (their hop count, or their
+   * addresses and CIDR ranges); false: the client is the peer of the TCP connection. Sign-in
+   * throttling counts per client, so behind a load balancer this must be set.
+   */
+  readonly trustProxy: number | readonly string[] | false;
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +58,19 @@ function parseSwitch(name: string, value: string | undefined, fallback: boolean)
   throw new ConfigError(`${name} must be on or off`);
 }
 
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === '' || value === 'off') return false;
+  if (/^[0-9]+$/.test(value)) return parseInteger('CORPDATA_TRUST_PROXY', value, 0, 1, 10);
+  const addresses = value.split(',').map((a) => a.trim());
+  // "Trust everyone" would let any client choose its own address and slip past the throttle.
+  if (addresses.some((a) => !/^[0-9a-fA-F:.]+(\/[0-9]{1,3})?$/.test(a))) {
+    throw new ConfigError(
+      'CORPDATA_TRUST_PROXY must be a hop count (1-10) or a comma-separated list of proxy addresses or CIDR ranges',
+    );
+  }
+  return Object.freeze(addresses);
+}
+
 /** Reads the environment into a frozen {@link Config}; throws {@link ConfigError} naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const publicUrl = (env.CORPDATA_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
@@ -68,5 +87,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? 'info' : env.LOG_LEVEL,
     poolSize: parseInteger('CORPDATA_POOL_SIZE', env.CORPDATA_POOL_SIZE, 10, 1, 1000),
     statementTimeoutMs: parseInteger('CORPDATA_STATEMENT_TIMEOUT_MS', env.CORPDATA_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000),
+    trustProxy: parseTrustProxy(env.CORPDATA_TRUST_PROXY),
   });
 }

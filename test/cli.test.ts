@@ -74,6 +74,15 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     const bad = await corpdata(['accounts', 'create', '--email', 'x@example.com'], { ...env, CORPDATA_DATABASE: 'mysql://nope' });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/CORPDATA_DATABASE/);
+    for (const [name, value] of [
+      ['CORPDATA_TRUST_PROXY', 'true'],
+      ['CORPDATA_POOL_SIZE', '0'],
+      ['PORT', 'eighty'],
+    ] as const) {
+      const refused = await corpdata(['serve'], { ...env, [name]: value });
+      expect(refused.code, `${name}=${value}`).not.toBe(0);
+      expect(refused.stderr, `${name}=${value}`).toContain(name);
+    }
   });
 
   it('makes keys that work at once on a running server, and revocations that stop them within a second', async () => {

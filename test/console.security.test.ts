@@ -336,6 +336,28 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
     for (const secret of [key, signature, PASSWORD, encodeURIComponent(PASSWORD), token]) expect(log).not.toContain(secret);
   });
 
+  it('counts failures per client behind a trusted proxy, and ignores X-Forwarded-For from anyone else', async () => {
+    const behindProxy = await startCustomApp(dialect, { env: { CORPDATA_TRUST_PROXY: '127.0.0.1' } });
+    const direct = await startCustomApp(dialect);
+    apps.push(behindProxy, direct);
+    const signInFrom = async (app: CustomApp, client: string, email: string, password: string) => {
+      const c = new ConsoleClient(app.url);
+      const form = await c.get('/account/sign-in');
+      const forwarded = { 'x-forwarded-for': client };
+      return c.request('POST', '/account/sign-in', { csrf: csrfOf(form.text), email, password }, forwarded);
+    };
+    for (const app of [behindProxy, direct]) {
+      for (let i = 0; i < 30; i += 1) {
+        // A different claimed address each time: only a trusted proxy's claim may count.
+        expect((await signInFrom(app, `198.51.100.${i + 1}`, `guess-${i}@example.com`, 'guess')).status).toBe(401);
+      }
+    }
+    const { email } = await account(behindProxy);
+    expect((await signInFrom(behindProxy, '203.0.113.9', email, PASSWORD)).status).toBe(303);
+    const directAccount = await account(direct);
+    expect((await signInFrom(direct, '203.0.113.9', directAccount.email, PASSWORD)).status).toBe(429);
+  });
+
   it('throttles per address after 30 failures, forgets failures after 15 minutes, and ends sessions after 12 hours', async () => {
     let now = Date.now();
     const app = await startCustomApp(dialect, { clock: () => new Date(now) });

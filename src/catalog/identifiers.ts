@@ -16,10 +16,9 @@ function expandLetters(code: string): string {
   return digits;
 }
 
-/** True when `isin` has the spec's shape and a correct ISO 6166 (Luhn) check digit. */
-export function isValidIsin(isin: string): boolean {
-  if (!ISIN_RE.test(isin)) return false;
-  const digits = expandLetters(isin.slice(0, 11));
+/** The ISO 6166 (Luhn) check digit of an ISIN's first 11 characters. */
+export function isinCheckDigit(payload: string): number {
+  const digits = expandLetters(payload);
   let sum = 0;
   // Luhn from the right, doubling every second digit starting with the rightmost of the payload.
   for (let i = digits.length - 1, double = true; i >= 0; i--, double = !double) {
@@ -30,14 +29,27 @@ export function isValidIsin(isin: string): boolean {
     }
     sum += d;
   }
-  return (10 - (sum % 10)) % 10 === isin.charCodeAt(11) - 48;
+  return (10 - (sum % 10)) % 10;
+}
+
+/** True when `isin` has the spec's shape and a correct ISO 6166 (Luhn) check digit. */
+export function isValidIsin(isin: string): boolean {
+  return ISIN_RE.test(isin) && isinCheckDigit(isin.slice(0, 11)) === isin.charCodeAt(11) - 48;
+}
+
+/** Remainder of the number the characters stand for, divided by 97 (ISO 7064 MOD 97-10). */
+function mod97(code: string): number {
+  let rest = 0;
+  for (const ch of expandLetters(code)) rest = (rest * 10 + (ch.charCodeAt(0) - 48)) % 97;
+  return rest;
+}
+
+/** The two ISO 7064 MOD 97-10 check digits of an LEI's first 18 characters. */
+export function leiCheckDigits(payload: string): string {
+  return String(98 - mod97(`${payload}00`)).padStart(2, '0');
 }
 
 /** True when `lei` has the spec's shape and correct ISO 7064 MOD 97-10 check digits. */
 export function isValidLei(lei: string): boolean {
-  if (!LEI_RE.test(lei)) return false;
-  const digits = expandLetters(lei);
-  let rest = 0;
-  for (const ch of digits) rest = (rest * 10 + (ch.charCodeAt(0) - 48)) % 97;
-  return rest === 1;
+  return LEI_RE.test(lei) && mod97(lei) === 1;
 }

@@ -41,6 +41,18 @@ const MOVED_PRIMARY = (file: string, table: 'stage_companies' | 'stage_listings'
       and not exists (select 1 from stage_companies u where u.company_id = l.company_id)`,
   );
 
+/** A row naming a company that is neither in companies.csv nor in the database. */
+const UNKNOWN_COMPANY = (file: string, table: 'stage_listings' | 'stage_documents') => (db: StageDb) =>
+  find(
+    db,
+    file,
+    (d) => `company_id ${d} is not in companies.csv nor in the database`,
+    sql<Finding>`
+    select s.line, s.company_id as detail from ${sql.table(table)} s
+    where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
+      and not exists (select 1 from companies c where c.company_id = s.company_id)`,
+  );
+
 /**
  * Whole-bundle checks the row validators cannot make: duplicate keys, references to unknown
  * companies or documents (in the bundle or already in the database), figures for a period after
@@ -108,16 +120,7 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
         or exists (select 1 from companies c where c.lei = s.lei and c.company_id <> s.company_id
           and not exists (select 1 from stage_companies u where u.company_id = c.company_id)))`,
     ),
-  (db) =>
-    find(
-      db,
-      'listings.csv',
-      (d) => `company_id ${d} is not in companies.csv nor in the database`,
-      sql<Finding>`
-      select s.line, s.company_id as detail from stage_listings s
-      where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
-        and not exists (select 1 from companies c where c.company_id = s.company_id)`,
-    ),
+  UNKNOWN_COMPANY('listings.csv', 'stage_listings'),
   (db) =>
     find(
       db,
@@ -125,16 +128,7 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
       (d) => `duplicate document_id ${d}`,
       repeated('stage_documents', ['document_id'], sql`s.document_id`),
     ),
-  (db) =>
-    find(
-      db,
-      'documents.csv',
-      (d) => `company_id ${d} is not in companies.csv nor in the database`,
-      sql<Finding>`
-      select s.line, s.company_id as detail from stage_documents s
-      where not exists (select 1 from stage_companies t where t.company_id = s.company_id)
-        and not exists (select 1 from companies c where c.company_id = s.company_id)`,
-    ),
+  UNKNOWN_COMPANY('documents.csv', 'stage_documents'),
   (db) =>
     find(
       db,

@@ -1,3 +1,4 @@
+import { isinCheckDigit, leiCheckDigits } from '../catalog/identifiers.js';
 /**
  * Deterministic identifiers for synthetic bundles, each computed from a number alone so the
  * generator never has to remember what it already wrote.
@@ -39,33 +40,14 @@ export function syntheticUuid(seed: number, kind: number, n: number): string {
   return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (c & 0x3fff), 4)}-${hex(c >>> 16, 4)}${hex(d, 8)}`;
 }
 
-/** Letters count as two digits (A = 10 … Z = 35), as ISO 6166 and ISO 17442 expand them. */
-function expand(code: string): string {
-  let digits = '';
-  for (const ch of code) digits += Number.parseInt(ch, 36).toString();
-  return digits;
-}
-
-/** The ISIN with the ISO 6166 (Luhn) check digit appended to a 2-letter, 9-character payload. */
+/** The ISIN with its check digit appended to a 2-letter, 9-character payload. */
 export function withIsinCheckDigit(payload: string): string {
-  const digits = expand(payload);
-  let sum = 0;
-  for (let i = digits.length - 1, double = true; i >= 0; i--, double = !double) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return `${payload}${(10 - (sum % 10)) % 10}`;
+  return `${payload}${isinCheckDigit(payload)}`;
 }
 
-/** The LEI with its ISO 7064 MOD 97-10 check digits appended to an 18-character payload. */
+/** The LEI with its check digits appended to an 18-character payload. */
 export function withLeiCheckDigits(payload: string): string {
-  let rest = 0;
-  for (const ch of expand(`${payload}00`)) rest = (rest * 10 + (ch.charCodeAt(0) - 48)) % 97;
-  return `${payload}${String(98 - rest).padStart(2, '0')}`;
+  return `${payload}${leiCheckDigits(payload)}`;
 }
 
 /** Bijective base 26 (A, B, …, Z, AA, AB, …): every company its own all-letter ticker. */

@@ -76,6 +76,32 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
         oid === PG_INT8 ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // The server may end an idle connection (a restart, a failover, an operator): the pool discards
+  // it and reports an 'error' that, unheard, would end the process. The next query opens a new one.
+  pool.on('error', reportLostConnection);
+  const open = new Set<pg.PoolClient>();
+  let allClosed: (() => void) | undefined;
+  pool.on('connect', (client) => open.add(client));
+  pool.on('remove', (client) => {
+    open.delete(client);
+    if (open.size === 0) allClosed?.();
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  // pool.end() resolves before its connections have said goodbye; waiting for them means that after
+  // close() nothing of ours is left on the server to be cut off (e.g. by dropping the database).
+  const close = async () => {
+    await kysely.destroy();
+    if (open.size === 0) return;
+    await new Promise<void>((resolve) => {
+      allClosed = resolve;
+      setTimeout(resolve, CLOSE_WAIT_MS).unref();
+    });
+  };
+  return { kysely, dialect: 'postgres', close };
+}
+
+const CLOSE_WAIT_MS = 5000;
+
+function reportLostConnection(error: Error): void {
+  process.stderr.write(`corpdata: database connection lost, a new one is opened on demand: ${error.message}\n`);
 }

@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { AccountError, createAccount, requireAccount } from '../accounts/accounts.js';
-import { createKey, KeyError, revokeKey } from '../auth/api-keys.js';
+import { createAccount, requireAccount } from '../accounts/accounts.js';
+import { createKey, revokeKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle-files.js';
@@ -47,8 +47,8 @@ async function withDatabase<T>(
 const program = new Command()
   .name('corpdata')
   .description('Operator interface of corpdata. Every command prints one JSON object on success.')
-  .showHelpAfterError()
-  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // A failure is one line on stderr (DESIGN §6); `--help` shows the usage.
+  .configureOutput({ outputError: (line, write) => write(`corpdata: ${line.replace(/^error: /, '').trim()}\n`) });
 
 program
   .command('serve')
@@ -144,15 +144,10 @@ program
   .description('Print the fixed test token (mock data, no charge).')
   .action(() => print({ test_token: TEST_TOKEN }));
 
-const KNOWN = [CliError, ConfigError, AccountError, KeyError];
-
 program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof ImportError) {
-    process.stderr.write(`import refused, nothing was written:\n${error.message}\n`);
-  } else if (KNOWN.some((k) => error instanceof k)) {
-    process.stderr.write(`corpdata: ${(error as Error).message}\n`);
-  } else {
-    process.stderr.write(`corpdata: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
+  // An import refusal is its `file:line: what is wrong` lines alone (nothing was written); any other
+  // failure is one line.
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(error instanceof ImportError ? `${message}\n` : `corpdata: ${message.split('\n')[0]}\n`);
   process.exitCode = 1;
 });

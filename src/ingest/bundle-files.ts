@@ -10,7 +10,10 @@ export const BUNDLE_FILES = {
 export type BundleFile = keyof typeof BUNDLE_FILES;
 export const BUNDLE_FILE_NAMES = Object.keys(BUNDLE_FILES) as BundleFile[];
 
-/** One problem with a bundle, reported as `file:line: message` (the header is line 1). */
+/**
+ * One problem with a bundle, reported as `file:line: message` (the header is line 1); line 0 is
+ * the file or folder as a whole, reported as `file: message`.
+ */
 export interface ImportIssue {
   file: string;
   line: number;
@@ -18,7 +21,7 @@ export interface ImportIssue {
 }
 
 export function formatIssue(issue: ImportIssue): string {
-  return `${issue.file}:${issue.line}: ${issue.message}`;
+  return issue.line === 0 ? `${issue.file}: ${issue.message}` : `${issue.file}:${issue.line}: ${issue.message}`;
 }
 
 /** Thrown with every problem found; nothing was written. */

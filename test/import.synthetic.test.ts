@@ -86,6 +86,17 @@ describe.each(dialects())('a synthetic bundle imported (%s)', (dialect) => {
     expect(Number(counted.n)).toBe(3000);
   });
 
+  it('answers a search matching many companies with ten of them, never more', async () => {
+    const names = await t.db.kysely.selectFrom('companies').select('name').execute();
+    expect(names.filter(({ name }) => /\bAtlas\b/.test(name)).length).toBeGreaterThan(10);
+    const { key } = await t.account();
+    const res = await t.get('/api/v1/companies/search?query=atlas', key);
+    expect([res.status, res.cost]).toEqual([200, 1]);
+    const found = res.json<Array<{ company_name: string }>>();
+    expect(found).toHaveLength(10);
+    for (const { company_name } of found) expect(company_name).toMatch(/\bAtlas\b/);
+  });
+
   it('serves a processed figure through the API, converted to USD', async () => {
     const point = await t.db.kysely
       .selectFrom('revenue_points as p')

@@ -16,10 +16,10 @@ export const SearchQuery = Type.Object(
 );
 export type SearchQuery = Static<typeof SearchQuery>;
 
-const companyArray = (description: string) => ({
+const companyArray = (description: string, maxItems?: number) => ({
   description,
   headers: CreditHeaders,
-  content: { 'application/json': { schema: Type.Array(CompanyRecordSchema) } },
+  content: { 'application/json': { schema: Type.Array(CompanyRecordSchema, maxItems === undefined ? {} : { maxItems }) } },
 });
 
 const searchSchema = {
@@ -32,7 +32,7 @@ const searchSchema = {
   security: [{ bearerAuth: [] }],
   querystring: SearchQuery,
   response: {
-    200: companyArray(`Up to ${SEARCH_LIMIT} companies, most relevant first.`),
+    200: companyArray(`Up to ${SEARCH_LIMIT} companies, most relevant first.`, SEARCH_LIMIT),
     ...commonErrors,
     402: textResponse('Insufficient credits; nothing was charged.', CreditHeaders),
   },

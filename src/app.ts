@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.js';
@@ -26,8 +27,8 @@ export interface BuildAppOptions {
   /** A migrated database; the app does not close it. */
   db: Db;
   clock?: () => Date;
-  /** Pino options, or false for a silent app (tests). */
-  logger?: boolean | object;
+  /** Where the log goes (stdout by default, at the configured level), or false for a silent app. */
+  logTo?: false | Writable;
 }
 
 const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -47,7 +48,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, db } = options;
   const clock = options.clock ?? (() => new Date());
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger:
+      options.logTo === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Keys and session cookies travel in these headers: they never reach the log.
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            ...(options.logTo === undefined ? {} : { stream: options.logTo }),
+          },
     genReqId: () => randomUUID(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },

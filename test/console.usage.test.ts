@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
-import { ConsoleClient, type CustomApp, csrfOf, startCustomApp } from './support/console-client.js';
+import { ConsoleClient, type CustomApp, csrfOf, newKey, startCustomApp } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
@@ -10,12 +10,6 @@ const PASSWORD = 'usage page password';
 function ledgerRows(page: string): number {
   const section = page.slice(page.indexOf('<h2>Ledger</h2>'), page.indexOf('<h2>Purchased company-periods</h2>'));
   return section.split('<tr><td>').length - 1;
-}
-
-function newKey(page: string): string {
-  const key = /id="new-key"[^>]*>([^<]+)</.exec(page)?.[1];
-  if (key === undefined) throw new Error('no key on the page');
-  return key;
 }
 
 describe.each(dialects())('console: keys and usage (%s)', (dialect) => {

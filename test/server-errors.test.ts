@@ -28,7 +28,7 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
         done();
       },
     });
-    const app = await buildApp({ config, db, logger: { level: 'info', stream } });
+    const app = await buildApp({ config, db, logTo: stream });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';

@@ -10,7 +10,7 @@ import { connect } from '../db/connect.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = connect(config.database, { poolSize: config.poolSize });
-  const app = await buildApp({ config, db, logger: false });
+  const app = await buildApp({ config, db, logTo: false });
   await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
   const body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_BODY_BYTES) - 15)) }]);
   const bare = Fastify({ logger: false });

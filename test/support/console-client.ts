@@ -1,8 +1,9 @@
+import type { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/cli/open-database.js';
 import type { Db, Dialect } from '../../src/db/connect.js';
 import { importBundle } from '../../src/ingest/import-bundle.js';
-import { FIXTURE_BUNDLE, testConfig } from './test-app.js';
+import { expectLedgersBalance, FIXTURE_BUNDLE, testConfig } from './test-app.js';
 import { createTestDatabase } from './test-database.js';
 
 /** One HTTP answer of a console or trace page. */
@@ -20,6 +21,13 @@ export function csrfOf(html: string): string {
   const match = /name="csrf" value="([^"]*)"/.exec(html);
   if (match?.[1] === undefined) throw new Error(`no CSRF field on the page:\n${html.slice(0, 2000)}`);
   return match[1];
+}
+
+/** The key shown, once, on the page that created it. */
+export function newKey(page: string): string {
+  const key = /id="new-key"[^>]*>([^<]+)</.exec(page)?.[1];
+  if (key === undefined) throw new Error('no key on the page');
+  return key;
 }
 
 /**
@@ -92,13 +100,13 @@ export interface CustomApp {
 
 export async function startCustomApp(
   dialect: Dialect,
-  options: { env?: Record<string, string>; clock?: () => Date; logger?: object } = {},
+  options: { env?: Record<string, string>; clock?: () => Date; logTo?: Writable } = {},
 ): Promise<CustomApp> {
   const database = await createTestDatabase(dialect);
   const config = testConfig(database, options.env);
   const { db } = await openDatabase(config);
   await importBundle(db.kysely, FIXTURE_BUNDLE);
-  const app = await buildApp({ config, db, logger: options.logger ?? false, ...(options.clock ? { clock: options.clock } : {}) });
+  const app = await buildApp({ config, db, logTo: options.logTo ?? false, ...(options.clock ? { clock: options.clock } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
@@ -107,8 +115,12 @@ export async function startCustomApp(
     db,
     close: async () => {
       await app.close();
-      await db.close();
-      await database.drop();
+      try {
+        await expectLedgersBalance(db);
+      } finally {
+        await db.close();
+        await database.drop();
+      }
     },
   };
 }

@@ -45,10 +45,20 @@ export interface TestApp {
   account(options?: { credits?: number; subscription?: Subscription; password?: string }): Promise<TestAccount>;
   /** Asserts that every account's ledger sums to its balance. */
   expectLedgersBalance(): Promise<void>;
+  /** Checks the ledgers once more, then stops the app and drops its database. */
   close(): Promise<void>;
 }
 
 let counter = 0;
+
+/** Asserts that every account's ledger sums to its balance, and no balance is negative. */
+export async function expectLedgersBalance(db: Db): Promise<void> {
+  const accounts = await db.kysely.selectFrom('accounts').select(['account_id', 'balance']).execute();
+  for (const a of accounts) {
+    expect(await ledgerSum(db.kysely, a.account_id), `ledger of ${a.account_id}`).toBe(Number(a.balance));
+    expect(Number(a.balance)).toBeGreaterThanOrEqual(0);
+  }
+}
 
 export function testConfig(database: TestDatabase, extra: Record<string, string> = {}): Config {
   return loadConfig({
@@ -69,7 +79,7 @@ export async function startApp(dialect: Dialect, options: { bundle?: string | nu
   const { db } = await openDatabase(config);
   const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
   if (bundle !== null) await importBundle(db.kysely, bundle);
-  const app = await buildApp({ config, db, logger: false });
+  const app = await buildApp({ config, db, logTo: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
@@ -112,14 +122,6 @@ export async function startApp(dialect: Dialect, options: { bundle?: string | nu
     return { accountId: a.account_id, email, key: k.api_key, keyId: k.key_id };
   };
 
-  const expectLedgersBalance = async () => {
-    const accounts = await db.kysely.selectFrom('accounts').select(['account_id', 'balance']).execute();
-    for (const a of accounts) {
-      expect(await ledgerSum(db.kysely, a.account_id), `ledger of ${a.account_id}`).toBe(Number(a.balance));
-      expect(Number(a.balance)).toBeGreaterThanOrEqual(0);
-    }
-  };
-
   return {
     url,
     dialect,
@@ -129,11 +131,15 @@ export async function startApp(dialect: Dialect, options: { bundle?: string | nu
     app,
     get,
     account,
-    expectLedgersBalance,
+    expectLedgersBalance: () => expectLedgersBalance(db),
     close: async () => {
       await app.close();
-      await db.close();
-      await database.drop();
+      try {
+        await expectLedgersBalance(db);
+      } finally {
+        await db.close();
+        await database.drop();
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { grantCredits } from '../src/credits/ledger.js';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, ZETA } from './support/fixture.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -78,6 +79,18 @@ describe.each(dialects())('credits and billing (%s)', (dialect) => {
       expect([r.status, r.balance], path).toEqual([402, 0]);
       expect(r.cost, path).toBeGreaterThan(0);
     }
+  });
+
+  it('buys nothing on a 402: once credited, the same call is a first access at 25', async () => {
+    const { key, accountId } = await t.account({ credits: 24 });
+    const path = '/api/v1/revenues?ticker=ALPH&reporting_period=2022';
+    expect((await t.get(path, key)).status).toBe(402);
+    const purchases = t.db.kysely.selectFrom('purchases').select('company_id').where('account_id', '=', accountId);
+    expect(await purchases.execute()).toEqual([]);
+    await grantCredits(t.db.kysely, accountId, 1, new Date().toISOString());
+    const bought = await t.get(path, key);
+    expect([bought.status, bought.cost, bought.balance]).toEqual([200, 25, 0]);
+    expect(await purchases.execute()).toEqual([{ company_id: ALPHA.id }]);
   });
 
   it('reports the repeat price on a 402 for a period already bought', async () => {

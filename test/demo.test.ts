@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
-import { corpdata } from './support/cli.js';
+import { corpdata, freePort, startServer } from './support/cli.js';
+import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 import { createTestDatabase } from './support/test-database.js';
@@ -47,6 +48,31 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
 });
 
 describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
+  it('is served by a first `serve` to an operator-made account: API key, demo figure and console sign-in', async () => {
+    const database = await createTestDatabase(dialect);
+    const env = { CORPDATA_DATABASE: database.url };
+    const server = await startServer(env, await freePort());
+    try {
+      const email = `operator-${dialect}@example.com`;
+      const made = await corpdata(
+        ['accounts', 'create', '--email', email, '--credits', '1000', '--password', 'demo-password-1'],
+        env,
+      );
+      expect(made.code, made.stderr).toBe(0);
+      const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
+      const res = await fetch(`${server.url}/api/v1/revenues?ticker=WAB&reporting_period=-1`, {
+        headers: { authorization: `Bearer ${api_key}` },
+      });
+      expect([res.status, res.headers.get('x-credit-cost'), res.headers.get('x-credit-balance')]).toEqual([200, '25', '975']);
+      const [latest] = (await res.json()) as RevenueRecord[];
+      expect(latest?.original_ccy).toBe('USD');
+      expect((await new ConsoleClient(server.url).signIn(email, 'demo-password-1')).status).toBe(303);
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
+  }, 120_000);
+
   it('seeds the demo dataset on the first migrate only, and never a database created empty', async () => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });

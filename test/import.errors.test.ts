@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -199,6 +199,11 @@ const CASES: Array<[string, Edit, string[]]> = [
     ['companies.csv:2: company_id "alpha-1" is not a lower-case UUID'],
   ],
   [
+    'misspelt file name',
+    (dir) => renameSync(join(dir, 'revenues.csv'), join(dir, 'revenue.csv')),
+    ['revenue.csv: is not a bundle file (fx_rates.csv, companies.csv, listings.csv, documents.csv, revenues.csv)'],
+  ],
+  [
     'ISIN used twice',
     replace('listings.csv', 'GB000ALPH005', 'US000BETA008'),
     ['listings.csv:2: isin US000BETA008 is used twice'],
@@ -261,6 +266,43 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('companies.csv:2: isin "DE000ALPH006" is not a valid ISIN (shape or check digit)');
     expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('writes none of the new, valid rows of a bundle refused on its very last line', async () => {
+    const NEW_COMPANY = '00000000-0000-4000-8000-0000000000aa';
+    const NEW_DOC = '10000000-0000-4000-8000-0000000000aa';
+    const dir = badBundle((d) => {
+      replace('companies.csv', 'Alpha Industries AG', 'Alpha Renamed AG')(d);
+      append('companies.csv', `${NEW_COMPANY},Newco SE,France,,NEWCO,XPAR,\n`)(d);
+      append('fx_rates.csv', 'EUR,2019,1.11947,IMF IFS annual average (test fixture)\n')(d);
+      append(
+        'documents.csv',
+        `${NEW_DOC},${NEW_COMPANY},Newco 2023,https://example.com/newco.pdf,2024-03-01,2023,processed\n`,
+      )(d);
+      append('revenues.csv', `${NEW_COMPANY},${NEW_DOC},2023,1000000,EUR\n`)(d);
+      append('revenues.csv', `${NEW_COMPANY},${NEW_DOC},2023,1000000.5,EUR\n`)(d);
+    });
+    const lastLine = readFileSync(join(dir, 'revenues.csv'), 'utf8').trimEnd().split('\n').length;
+    const before = await fingerprint(db);
+    await expect(importBundle(db.kysely, dir)).rejects.toThrow(`revenues.csv:${lastLine}: value "1000000.5" is not an integer`);
+    expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('reports every bad line of every file at once, in bundle order', async () => {
+    const dir = badBundle((d) => {
+      replace('companies.csv', 'DE000ALPH005', 'DE000ALPH006')(d);
+      replace('documents.csv', '2023-03-15', '2023-02-30')(d);
+      replace('revenues.csv', '22511000000,EUR', '22511000000,XYZ')(d);
+    });
+    const error = await importBundle(db.kysely, dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as ImportError).message.split('\n')).toEqual([
+      'companies.csv:2: isin "DE000ALPH006" is not a valid ISIN (shape or check digit)',
+      'documents.csv:2: published_on "2023-02-30" is not a date (YYYY-MM-DD)',
+      'revenues.csv:2: currency "XYZ" is not one of the spec\'s currencies',
+    ]);
   });
 
   it('accepts a byte-order mark and quoted fields with commas and quotes', async () => {

@@ -21,7 +21,7 @@ type Doc = {
   >;
 };
 
-describe.each(dialects().slice(0, 1))('OpenAPI document (%s)', (dialect) => {
+describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
   let t: TestApp;
   let doc: Doc;
   beforeAll(async () => {

@@ -133,6 +133,23 @@ describe.each(dialects())('authentication (%s)', (dialect) => {
     expect(search.balance).toBe(39);
   });
 
+  it('checks the subscription before the company: 403 before 404', async () => {
+    const { key } = await t.account({ credits: 40, subscription: 'none' });
+    const res = await t.get('/api/v1/revenues?ticker=NOSUCH&reporting_period=2023', key);
+    expect([res.status, res.balance]).toEqual([403, 40]);
+  });
+
+  it('looks for the data before the credits: 404 before 402, and free', async () => {
+    const { key, accountId } = await t.account({ credits: 0 });
+    for (const path of [
+      '/api/v1/revenues?ticker=NOSUCH&reporting_period=2023',
+      '/api/v1/revenues?ticker=BETA&reporting_period=2020',
+    ]) {
+      expect((await t.get(path, key)).status, path).toBe(404);
+    }
+    expect(await t.db.kysely.selectFrom('ledger').select('amount').where('account_id', '=', accountId).execute()).toEqual([]);
+  });
+
   it('serves /, /docs and /api/v1/openapi.json without credentials', async () => {
     for (const path of ['/', '/docs', '/api/v1/openapi.json']) {
       const res = await t.get(path);

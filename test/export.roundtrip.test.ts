@@ -9,18 +9,20 @@ import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp } from './support/test-app.js';
 
-const PERIODS = [2020, 2021, 2022, 2023, 2024, 2025, 2026, -1, -2, -3];
+const PERIODS = [2020, 2021, 2022, 2023, 2024, 2025, 2026, -1, -2, -3, -4, -5, -6];
+
+const first = dialects()[0] ?? 'sqlite';
+const last = dialects()[dialects().length - 1] ?? 'sqlite';
 
 /**
  * Export from one database, import into a fresh one (of the other dialect when both are
- * configured: the move from SQLite to PostgreSQL), and compare every answer byte for byte.
+ * configured: the move from SQLite to PostgreSQL, and back), and compare every answer byte for byte.
  */
 describe.each([
-  ['fixture', FIXTURE_BUNDLE],
-  ['demo', DEMO_BUNDLE_DIR],
-])('export → import round trip of the %s bundle', (_name, bundle) => {
-  const from = dialects()[0] ?? 'sqlite';
-  const to = dialects()[dialects().length - 1] ?? 'sqlite';
+  ['fixture', first, last, FIXTURE_BUNDLE],
+  ['fixture', last, first, FIXTURE_BUNDLE],
+  ['demo', first, last, DEMO_BUNDLE_DIR],
+] as const)('export → import round trip of the %s bundle (%s → %s)', (_name, from, to, bundle) => {
   let source: TestApp;
   let target: TestApp;
   let dir: string;
@@ -47,6 +49,7 @@ describe.each([
       (await source.db.kysely.selectFrom('documents').select('company_id').distinct().execute()).map((r) => r.company_id),
     );
     let compared = 0;
+    const statuses = new Map<number, number>();
     for (const { company_id } of companies) {
       // A company without documents answers 404 whatever the period: two periods prove it.
       for (const period of withDocuments.has(company_id) ? PERIODS : [2023, -1]) {
@@ -54,10 +57,15 @@ describe.each([
         const [a, b] = await Promise.all([source.get(path, sourceKey), target.get(path, targetKey)]);
         expect(b.status, path).toBe(a.status);
         expect(b.text, path).toBe(a.text);
+        statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
       }
       compared++;
     }
     expect(compared).toBe(companies.length);
+    // Figures were compared, not only refusals.
+    expect(statuses.get(200)).toBeGreaterThan(0);
+    expect(statuses.get(404)).toBeGreaterThan(0);
+    expect([...statuses.keys()].filter((s) => s !== 200 && s !== 204 && s !== 404)).toEqual([]);
   }, 300_000);
 
   it('gives the same company list and searches', async () => {

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/cli/open-database.js';
 import { connect } from '../src/db/connect.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { dialects } from './support/dialects.js';
-import { FIXTURE_BUNDLE, startApp, type TestApp } from './support/test-app.js';
+import { FIXTURE_BUNDLE, startApp, type TestApp, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 describe.each(dialects())('health probes and shutdown (%s)', (dialect) => {
@@ -55,9 +56,9 @@ describe.each(dialects())('health probes and shutdown (%s)', (dialect) => {
 });
 
 describe.each(dialects().filter((d) => d === 'postgres'))('PostgreSQL connection settings (%s)', (dialect) => {
-  it('cancels statements that outlive the statement timeout', async () => {
+  it('cancels statements that outlive CORPDATA_STATEMENT_TIMEOUT_MS', async () => {
     const database = await createTestDatabase(dialect);
-    const db = connect(database.config, { statementTimeoutMs: 100 });
+    const { db } = await openDatabase(testConfig(database, { CORPDATA_STATEMENT_TIMEOUT_MS: '100' }));
     await expect(sql`select pg_sleep(1)`.execute(db.kysely)).rejects.toThrow(/statement timeout/);
     await db.close();
     await database.drop();

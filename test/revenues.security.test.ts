@@ -31,6 +31,13 @@ describe.each(dialects())('authentication (%s)', (dialect) => {
 
   it('refuses a missing credential', () => expect401(undefined, /Missing credentials/));
 
+  it('reads the scheme name without regard to case, as HTTP does', async () => {
+    const { key } = await t.account();
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      expect((await t.get('/api/v1/companies/search?query=beta', null, { authorization: `${scheme} ${key}` })).status).toBe(200);
+    }
+  });
+
   it('refuses malformed headers', async () => {
     const { key } = await t.account();
     await expect401(`Basic ${key}`, /Malformed/);

@@ -59,9 +59,10 @@ export class KeyVerifier {
 
   async verify(header: string | undefined): Promise<AuthResult> {
     if (header === undefined || header === '') return { ok: false, failure: 'missing' };
-    const match = /^Bearer ([A-Za-z0-9_\-.=]+)$/.exec(header);
-    const token = match?.[1];
-    if (token === undefined) return { ok: false, failure: 'malformed' };
+    const match = /^(\S+) ([A-Za-z0-9_\-.=]+)$/.exec(header);
+    const token = match?.[2];
+    // The scheme name is case-insensitive in HTTP (RFC 9110 §11.1); the token is not.
+    if (token === undefined || match?.[1]?.toLowerCase() !== 'bearer') return { ok: false, failure: 'malformed' };
     if (isTestToken(token)) return { ok: true, mode: 'test' };
     let claims = this.#claims.get(token);
     if (claims === undefined) {

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { connect as connectTcp } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/cli/open-database.js';
@@ -28,6 +31,33 @@ describe.each(dialects())('health probes and shutdown (%s)', (dialect) => {
     await other.app.close();
     await other.database.drop();
   });
+
+  it('answers a request it was still receiving when SIGTERM came', async () => {
+    const database = await createTestDatabase(dialect);
+    const server = await startServer({ CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off' }, await freePort());
+    const socket = connectTcp(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    let reply = '';
+    socket.on('data', (d) => {
+      reply += String(d);
+    });
+    const closed = once(socket, 'close');
+    const body = 'email=someone%40example.com&password=not-the-password&csrf=none';
+    socket.write(
+      'POST /account/sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n' +
+        `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await sleep(200);
+    const exit = server.stop();
+    await sleep(300);
+    expect(server.process.exitCode).toBeNull(); // still waiting for this request
+    socket.write(body.slice(10));
+    await closed;
+    // Answered as it would have been without the signal (the form lacks a valid CSRF token).
+    expect(reply).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await exit).toBe(0);
+    await database.drop();
+  }, 30_000);
 
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
     const database: TestDatabase = await createTestDatabase(dialect);

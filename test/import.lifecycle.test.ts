@@ -145,6 +145,41 @@ describe.each(dialects())('document lifecycle and FX re-normalization (%s)', (di
     expect(again.json()).toMatchObject({ fx_rates: 1, renormalized: 0 });
   });
 
+  it('rounds converted values half away from zero, at import and when re-normalized', async () => {
+    const company = '00000000-0000-4000-8000-0000000000ee';
+    const [original, restated] = ['10000000-0000-4000-8000-0000000000e1', '10000000-0000-4000-8000-0000000000e2'];
+    const imported = await importFiles({
+      'fx_rates.csv': 'currency,year,usd_per_unit,source\nEUR,2021,1.5,Rounding test rate\n',
+      'companies.csv': `company_id,name,country,lei,ticker,mic_code,isin\n${company},Rounding SA,France,,RND,XPAR,\n`,
+      'documents.csv':
+        `${DOCUMENT_HEADER}\n${original},${company},Report 2021,https://example.com/r1.pdf,2022-03-01,2021,processed\n` +
+        `${restated},${company},Report 2022,https://example.com/r2.pdf,2023-03-01,2021,processed\n`,
+      'revenues.csv': `company_id,document_id,reporting_period,value,currency\n${company},${original},2021,3,EUR\n${company},${restated},2021,5,EUR\n`,
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    const { key } = await t.account({ credits: 1000 });
+    const path = '/api/v1/revenues?ticker=RND&reporting_period=2021';
+    // 3 × 1.5 = 4.5 → 5 and 5 × 1.5 = 7.5 → 8 (half to even would give 4 and 8).
+    const first = await until(path, key, 200);
+    expect(first.json<Point[]>().map((p) => [p.original_value, p.value])).toEqual([
+      [3, 5],
+      [5, 8],
+    ]);
+    const renormalized = await importFiles({
+      'fx_rates.csv': 'currency,year,usd_per_unit,source\nEUR,2021,2.5,Rounding test rate\n',
+    });
+    expect(renormalized.json()).toMatchObject({ renormalized: 2 });
+    // 3 × 2.5 = 7.5 → 8 and 5 × 2.5 = 12.5 → 13 (half to even would give 8 and 12).
+    const deadline = Date.now() + 3_000;
+    let values: number[] = [];
+    while (Date.now() < deadline) {
+      values = (await t.get(path, key)).json<Point[]>().map((p) => p.value);
+      if (values[0] !== 5) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(values).toEqual([8, 13]);
+  });
+
   it('shows a progress bar when the import runs on a terminal', async () => {
     const bundle = join(dir, 'tty-bundle');
     mkdirSync(bundle, { recursive: true });

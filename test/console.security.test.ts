@@ -201,6 +201,16 @@ describe.each(dialects())('console security (%s)', (dialect) => {
     expect((await new ConsoleClient(t.url).signIn(other.email, PASSWORD)).status).toBe(303);
   });
 
+  it('counts sign-ins sent in parallel from their start: 20 at once get 5 password checks', async () => {
+    const account = await t.account({ password: PASSWORD });
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => new ConsoleClient(t.url).signIn(account.email, `wrong ${i}`).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    expect((await new ConsoleClient(t.url).signIn(account.email, PASSWORD)).status).toBe(429);
+  });
+
   it('signs out for good, ends other sessions on a password change, and never redirects off-site', async () => {
     const { account, client } = await signedIn();
     const other = new ConsoleClient(t.url);

@@ -19,15 +19,15 @@ export function passwordRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const posted = await postedForm(deps, request, reply);
     if (posted === undefined) return reply;
     const { session, form } = posted;
-    const retryAfter = throttle.retryAfterSeconds(session.email, request.ip);
+    const retryAfter = throttle.begin(session.email, request.ip);
     if (retryAfter > 0) {
       const text = 'Too many wrong passwords. Try again later.';
       return sendPage(reply.header('retry-after', String(retryAfter)), 429, passwordPage(session, { kind: 'error', text }));
     }
     if (!(await credentials.checkAccount(session.accountId, form.get('current') ?? ''))) {
-      throttle.recordFailure(session.email, request.ip);
       return sendPage(reply, 400, passwordPage(session, { kind: 'error', text: 'The current password is wrong.' }));
     }
+    throttle.succeeded(session.email, request.ip);
     const problem = passwordProblem(form.get('password') ?? '', form.get('confirm') ?? '');
     if (problem !== undefined) return sendPage(reply, 400, passwordPage(session, { kind: 'error', text: problem }));
     await credentials.setPassword(session.accountId, form.get('password') ?? '');

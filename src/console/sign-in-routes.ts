@@ -45,18 +45,15 @@ export function signInRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     }
     const email = textField(form, 'email');
     const next = safeNext(form.get('next'));
-    const retryAfter = throttle.retryAfterSeconds(email, request.ip);
+    const retryAfter = throttle.begin(email, request.ip);
     if (retryAfter > 0) {
       const minutes = Math.ceil(retryAfter / 60);
       const error = `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
       return sendPage(reply.header('retry-after', String(retryAfter)), 429, signInPage({ csrf, next, email, error }));
     }
     const accountId = await credentials.check(email, form.get('password') ?? '');
-    if (accountId === undefined) {
-      throttle.recordFailure(email, request.ip);
-      return sendPage(reply, 401, signInPage({ csrf, next, email, error: SIGN_IN_FAILED }));
-    }
-    throttle.recordSuccess(email);
+    if (accountId === undefined) return sendPage(reply, 401, signInPage({ csrf, next, email, error: SIGN_IN_FAILED }));
+    throttle.succeeded(email, request.ip);
     await auth.start(request, reply, accountId);
     return redirectTo(reply, next);
   });

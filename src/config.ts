@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 /**
  * The one configuration object of a corpdata process, parsed once from the environment at start
  * and frozen. Everything else receives it; nothing reads `process.env` on its own.
@@ -62,13 +63,27 @@ function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (value === undefined || value === '' || value === 'off') return false;
   if (/^[0-9]+$/.test(value)) return parseInteger('CORPDATA_TRUST_PROXY', value, 0, 1, 10);
   const addresses = value.split(',').map((a) => a.trim());
-  // "Trust everyone" would let any client choose its own address and slip past the throttle.
-  if (addresses.some((a) => !/^[0-9a-fA-F:.]+(\/[0-9]{1,3})?$/.test(a))) {
+  if (!addresses.every(isProxyRange)) {
     throw new ConfigError(
-      'CORPDATA_TRUST_PROXY must be a hop count (1-10) or a comma-separated list of proxy addresses or CIDR ranges',
+      'CORPDATA_TRUST_PROXY must be a hop count (1-10) or a comma-separated list of proxy addresses or CIDR ranges ' +
+        '(at least /8 for IPv4, /32 for IPv6)',
     );
   }
   return Object.freeze(addresses);
+}
+
+/**
+ * An address or a CIDR range narrow enough to name proxies. "Trust everyone" (0.0.0.0/0, ::/0)
+ * would let any client choose its own address and slip past the sign-in throttle.
+ */
+function isProxyRange(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^[0-9]{1,3}$/.test(prefix)) return false;
+  const bits = Number(prefix);
+  return version === 4 ? bits >= 8 && bits <= 32 : bits >= 32 && bits <= 128;
 }
 
 /** Reads the environment into a frozen {@link Config}; throws {@link ConfigError} naming the variable. */

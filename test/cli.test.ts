@@ -80,6 +80,8 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(bad.stderr).toMatch(/CORPDATA_DATABASE/);
     for (const [name, value] of [
       ['CORPDATA_TRUST_PROXY', 'true'],
+      ['CORPDATA_TRUST_PROXY', '0.0.0.0/0'],
+      ['CORPDATA_TRUST_PROXY', '::/0'],
       ['CORPDATA_POOL_SIZE', '0'],
       ['PORT', 'eighty'],
     ] as const) {

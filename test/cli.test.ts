@@ -55,6 +55,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
       ['accounts', 'create', '--email', `dup-${dialect}@example.com`],
       ['accounts', 'create', '--email', `DUP-${dialect}@Example.com`],
       ['accounts', 'create', '--email', 'not-an-email'],
+      ['accounts', 'create', '--email', `Ärger-${dialect}@example.com`],
       ['accounts', 'create', '--email', `x-${dialect}@example.com`, '--credits', '-5'],
       ['accounts', 'show', 'nobody@example.com'],
       ['credits', 'grant', `dup-${dialect}@example.com`, '0'],

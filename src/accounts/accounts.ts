@@ -16,6 +16,11 @@ export interface AccountSummary {
 export class AccountError extends Error {}
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Printable ASCII only: emails are compared with SQL's lower(), which SQLite applies to ASCII
+ * letters alone; an international domain is written in its xn-- form.
+ */
+const ASCII_RE = /^[\x21-\x7e]+$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CreateAccountInput {
@@ -31,6 +36,11 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
   // Kept as given; compared without regard to case (a unique index on lower(email) enforces it).
   const email = input.email.trim();
   if (!EMAIL_RE.test(email)) throw new AccountError(`"${input.email}" is not an email address`);
+  if (!ASCII_RE.test(email)) {
+    throw new AccountError(
+      `"${input.email}": an email address of ASCII characters is needed (an international domain in its xn-- form)`,
+    );
+  }
   const credits = input.credits ?? 0;
   if (!Number.isSafeInteger(credits) || credits < 0) throw new AccountError('--credits must be a whole number ≥ 0');
   if (input.password !== undefined && input.password.length < 8) {

@@ -102,6 +102,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('caller', null);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // No response is ever to be sniffed into something else (a text/plain 404 echoes the path).
+    reply.header('x-content-type-options', 'nosniff');
   });
   installErrorHandling(app);
   await registerOpenApi(app, config.publicUrl);

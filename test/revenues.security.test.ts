@@ -161,6 +161,14 @@ describe.each(dialects())('authentication (%s)', (dialect) => {
     for (const path of ['/', '/docs', '/api/v1/openapi.json']) {
       const res = await t.get(path);
       expect(res.status, path).toBe(200);
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
     }
+    for (const path of ['/', '/docs']) {
+      const res = await t.get(path);
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+    const missing = await t.get('/no/such/<b>page</b>');
+    expect([missing.status, missing.headers.get('x-content-type-options')]).toEqual([404, 'nosniff']);
   });
 });

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { redirectTo, sendErrorPage } from '../web/respond.js';
 import type { ConsoleAuth } from './console-auth.js';
 import type { Credentials } from './credentials.js';
 import { tokensMatch } from './csrf.js';
 import { type FormFields, formOf } from './form-body.js';
-import { redirectTo, sendErrorPage } from './respond.js';
 import type { ConsoleSession } from './sessions.js';
 import type { SignInThrottle } from './throttle.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createKey, KeyError, revokeKey } from '../auth/api-keys.js';
+import { redirectTo, scriptNonce, sendErrorPage, sendPage } from '../web/respond.js';
 import { type ConsoleDeps, pageSession, postedForm, queryText } from './console-deps.js';
 import { textField } from './form-body.js';
 import { KEY_LIFETIMES, keyCreatedPage, keysPage, revokeConfirmPage } from './keys-page.js';
 import { findOwnKey, listKeys } from './keys-query.js';
-import { redirectTo, scriptNonce, sendErrorPage, sendPage } from './respond.js';
 
 interface KeyParams {
   keyId: string;

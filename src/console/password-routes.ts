@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { sendPage } from '../web/respond.js';
 import { type ConsoleDeps, pageSession, postedForm } from './console-deps.js';
 import { passwordProblem } from './credentials.js';
 import { passwordPage } from './password-page.js';
-import { sendPage } from './respond.js';
 import { deleteOtherSessions } from './sessions.js';
 
 /** Changing the password: the current one is checked (and throttled like a sign-in). */

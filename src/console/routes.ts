@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { signingSecret } from '../db/migrate.js';
+import { installPageErrors } from '../web/respond.js';
 import { ConsoleAuth } from './console-auth.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { Credentials } from './credentials.js';
 import { registerFormParser } from './form-body.js';
 import { keyRoutes } from './key-routes.js';
 import { passwordRoutes } from './password-routes.js';
-import { installPageErrors } from './respond.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { SignInThrottle } from './throttle.js';
 import { usageRoutes } from './usage-routes.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { redirectTo, sendErrorPage, sendPage } from '../web/respond.js';
 import { safeNext } from './console-auth.js';
 import { type ConsoleDeps, postedForm, queryText } from './console-deps.js';
 import { readCookie, serializeCookie } from './cookies.js';
 import { isToken, newToken, tokensMatch } from './csrf.js';
 import { formOf, textField } from './form-body.js';
-import { redirectTo, sendErrorPage, sendPage } from './respond.js';
 import { SESSION_TTL_SECONDS } from './sessions.js';
 import { signInPage } from './sign-in-page.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { sendPage } from '../web/respond.js';
 import { type ConsoleDeps, pageSession, queryText } from './console-deps.js';
 import { listKeys } from './keys-query.js';
-import { sendPage } from './respond.js';
 import { usagePage } from './usage-page.js';
 import { balanceOf, dailySpend, ledgerPage, purchases } from './usage-query.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
-import { installPageErrors, sendErrorPage, sendPage } from '../console/respond.js';
+import { installPageErrors, sendErrorPage, sendPage } from '../web/respond.js';
 import { type TraceAccess, tracePage } from './trace-page.js';
 import { hasBought, loadTraceFacts, loadTraceValues } from './trace-query.js';
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { TEST_TOKEN } from '../../auth/test-token.js';
 import { html, page } from '../../web/html.js';
 import { renderReference } from '../../web/reference.js';
+import { sendPage } from '../../web/respond.js';
 
 /** `/` and `/docs`: public pages, no credentials. */
 export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -19,10 +20,10 @@ and a link to the document each figure comes from; and it finds companies by nam
 <p>For real data, use an API key from your <a href="/account">account</a>. Every call is billed in credits:
 25 for the first access to a company-period, 1 for a repeat or a period without data, 1 for a search, 100 for the company list.</p>
 <p>Read the <a href="/docs">API reference</a> or fetch the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>`;
-      return reply.type('text/html; charset=utf-8').send(page('Corporate data API', body));
+      return sendPage(reply, 200, page('Corporate data API', body));
     });
     app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-      return reply.type('text/html; charset=utf-8').send(page('API reference', renderReference(app.swagger() as never)));
+      return sendPage(reply, 200, page('API reference', renderReference(app.swagger() as never)));
     });
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { html, page } from '../web/html.js';
+import { html, page } from './html.js';
 
 /** A per-response nonce for the one inline script a page may carry. */
 export function scriptNonce(): string {
@@ -8,9 +8,10 @@ export function scriptNonce(): string {
 }
 
 /**
- * Sends a console or trace page. These pages show private data (keys, balances, paid values), so
- * nothing may keep a copy (`no-store`), no other site may frame them (clickjacking a revoke
- * button), forms may only post here, and scripts run only with this response's nonce.
+ * Sends an HTML page, public or private. Console and trace pages show private data (keys,
+ * balances, paid values), so nothing may keep a copy (`no-store`), no other site may frame them
+ * (clickjacking a revoke button), forms may only post here, and scripts run only with this
+ * response's nonce; the public pages get the same rules, having no reason to differ.
  */
 export function sendPage(reply: FastifyReply, status: number, document: string, nonce?: string): FastifyReply {
   const script = nonce === undefined ? "'none'" : `'nonce-${nonce}'`;

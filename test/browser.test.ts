@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
+import { apiGet } from './support/api-client.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
@@ -69,7 +70,7 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
     await t?.close();
   });
 
-  const api = (path: string, key: string) => fetch(t.url + path, { headers: { authorization: `Bearer ${key}` } });
+  const api = (path: string, key: string) => apiGet(t.url, path, key);
 
   it('signs in, creates a key, spends credits with it, sees usage and values, then revokes it', {
     timeout: 120_000,
@@ -114,7 +115,7 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
     // Use it on the API: a first access (25), a repeat (1), a search (1).
     const first = await api('/api/v1/revenues?ticker=ALPH&reporting_period=2022', key);
     expect([first.status, first.headers.get('x-credit-cost')]).toEqual([200, '25']);
-    const records = (await first.json()) as Array<{ traceability_source_url: string }>;
+    const records = first.json<Array<{ traceability_source_url: string }>>();
     expect((await api('/api/v1/revenues?ticker=ALPH&reporting_period=2022', key)).headers.get('x-credit-cost')).toBe('1');
     expect((await api('/api/v1/companies/search?query=alpha', key)).headers.get('x-credit-cost')).toBe('1');
 
@@ -187,7 +188,7 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
     await page.waitForURL(/revoked=/);
     const refused = await api('/api/v1/revenues?ticker=ALPH&reporting_period=2022', key);
     expect(refused.status).toBe(401);
-    expect(await refused.text()).toBe('Revoked or unknown API key.');
+    expect(refused.text).toBe('Revoked or unknown API key.');
 
     // Sign out: the console is closed again.
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, TEST_SECRET } from './support/test-app.js';
@@ -99,8 +100,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(made.code, made.stderr).toBe(0);
     const { key_id, api_key } = made.json<{ key_id: string; api_key: string }>();
     expect(Object.keys(made.json()).sort()).toEqual(['api_key', 'key_id']);
-    const call = () =>
-      fetch(`${server.url}/api/v1/revenues?ticker=BETA&reporting_period=-1`, { headers: { authorization: `Bearer ${api_key}` } });
+    const call = () => apiGet(server.url, '/api/v1/revenues?ticker=BETA&reporting_period=-1', api_key);
     const ok = await call();
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-credit-cost')).toBe('25');
@@ -115,9 +115,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
   it('prints the fixed test token, which the server honours with mock data', async () => {
     const r = await corpdata(['test-token'], env);
     const { test_token } = r.json<{ test_token: string }>();
-    const res = await fetch(`${server.url}/api/v1/revenues?ticker=AAPL&reporting_period=-1`, {
-      headers: { authorization: `Bearer ${test_token}` },
-    });
+    const res = await apiGet(server.url, '/api/v1/revenues?ticker=AAPL&reporting_period=-1', test_token);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-credit-cost')).toBe('0');
   });
@@ -127,8 +125,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     const email = `secret-${dialect}@example.com`;
     await corpdata(['accounts', 'create', '--email', email, '--credits', '30'], secretEnv);
     const { api_key } = (await corpdata(['keys', 'create', email], secretEnv)).json<{ api_key: string }>();
-    const search = (url: string) =>
-      fetch(`${url}/api/v1/companies/search?query=beta`, { headers: { authorization: `Bearer ${api_key}` } });
+    const search = (url: string) => apiGet(url, '/api/v1/companies/search?query=beta', api_key);
     // The running server signs with the secret generated in the database: there the key is foreign.
     expect((await search(server.url)).status).toBe(401);
     const configured = await startServer(secretEnv, await freePort());

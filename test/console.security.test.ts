@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { pointId } from '../src/ingest/import-bundle.js';
+import { apiGet } from './support/api-client.js';
 import { ConsoleClient, type CustomApp, csrfOf, type PageResponse, startCustomApp } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
@@ -24,10 +25,6 @@ async function createKeyInConsole(c: ConsoleClient, name: string): Promise<{ key
   const page = await c.submit('/account/keys', '/account/keys', { name, lifetime: '' });
   expect(page.status).toBe(200);
   return createdKey(page);
-}
-
-function apiGet(url: string, path: string, key: string): Promise<Response> {
-  return fetch(url + path, { headers: { authorization: `Bearer ${key}` } });
 }
 
 describe.each(dialects())('console security (%s)', (dialect) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
+import { apiGet } from './support/api-client.js';
 import { ConsoleClient, type CustomApp, csrfOf, newKey, startCustomApp } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -108,7 +109,7 @@ describe.each(dialects())('console: keys that expire (%s)', (dialect) => {
     const c = new ConsoleClient(app.url);
     expect((await c.signIn(email, PASSWORD)).status).toBe(303);
     const key = newKey((await c.submit('/account/keys', '/account/keys', { name: 'month', lifetime: '30' })).text);
-    const search = () => fetch(`${app.url}/api/v1/companies/search?query=beta`, { headers: { authorization: `Bearer ${key}` } });
+    const search = () => apiGet(app.url, '/api/v1/companies/search?query=beta', key);
     expect((await search()).status).toBe(200);
     const before = await c.get('/account/keys');
     expect(before.text).toContain('<span class="badge active">active</span>');
@@ -121,7 +122,7 @@ describe.each(dialects())('console: keys that expire (%s)', (dialect) => {
     expect(after.text).not.toContain('Revoke key month');
     const refused = await search();
     expect(refused.status).toBe(401);
-    expect(await refused.text()).toContain('Expired');
+    expect(refused.text).toContain('Expired');
     expect(csrfOf(after.text)).toMatch(/^[\w-]{43}$/);
   });
 });

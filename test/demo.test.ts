@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
+import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
@@ -60,11 +61,9 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
       );
       expect(made.code, made.stderr).toBe(0);
       const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
-      const res = await fetch(`${server.url}/api/v1/revenues?ticker=WAB&reporting_period=-1`, {
-        headers: { authorization: `Bearer ${api_key}` },
-      });
+      const res = await apiGet(server.url, '/api/v1/revenues?ticker=WAB&reporting_period=-1', api_key);
       expect([res.status, res.headers.get('x-credit-cost'), res.headers.get('x-credit-balance')]).toEqual([200, '25', '975']);
-      const [latest] = (await res.json()) as RevenueRecord[];
+      const [latest] = res.json<RevenueRecord[]>();
       expect(latest?.original_ccy).toBe('USD');
       expect((await new ConsoleClient(server.url).signIn(email, 'demo-password-1')).status).toBe(303);
     } finally {

@@ -3,10 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Response } from './support/api-client.js';
 import { BIN, type CliResult, corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
-import { type Response, startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
+import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 
 const DOCUMENT_HEADER = 'document_id,company_id,title,source_url,published_on,reporting_period,status';
 const GAMMA = '00000000-0000-4000-8000-000000000003';

@@ -9,6 +9,7 @@ import { ledgerSum } from '../src/credits/ledger.js';
 import type { Db } from '../src/db/connect.js';
 import { signingSecret } from '../src/db/migrate.js';
 import { importBundle } from '../src/ingest/import-bundle.js';
+import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient, newKey } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
@@ -73,13 +74,8 @@ describe.each(dialects())('several server processes on one database (%s)', (dial
   const call = async (i: number, path: string, key: string) => {
     const server = servers[i % servers.length];
     if (server === undefined) throw new Error('no server');
-    const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${key}` } });
-    await res.arrayBuffer();
-    return {
-      status: res.status,
-      cost: Number(res.headers.get('x-credit-cost')),
-      balance: Number(res.headers.get('x-credit-balance')),
-    };
+    const res = await apiGet(server.url, path, key);
+    return { status: res.status, cost: Number(res.cost), balance: Number(res.balance) };
   };
 
   async function expectLedgersBalance() {
@@ -177,10 +173,8 @@ describe.each(dialects())('several server processes on one database (%s)', (dial
     const seenAt = await Promise.all(
       servers.map(async (server) => {
         while (Date.now() - started < 5_000) {
-          const res = await fetch(`${server.url}/api/v1/companies/search?query=MANY500`, {
-            headers: { authorization: `Bearer ${a.key}` },
-          });
-          const found = ((await res.json()) as Array<{ ticker: string }>).some((c) => c.ticker === 'MANY500');
+          const res = await apiGet(server.url, '/api/v1/companies/search?query=MANY500', a.key);
+          const found = res.json<Array<{ ticker: string }>>().some((c) => c.ticker === 'MANY500');
           if (found) return Date.now() - started;
           await new Promise((r) => setTimeout(r, 10));
         }
@@ -189,8 +183,8 @@ describe.each(dialects())('several server processes on one database (%s)', (dial
     );
     expect(Math.max(...seenAt)).toBeLessThan(1_000);
     for (const server of servers) {
-      const res = await fetch(`${server.url}/api/v1/companies/list`, { headers: { authorization: `Bearer ${a.key}` } });
-      expect(((await res.json()) as Array<{ ticker: string }>).some((c) => c.ticker === 'MANY500')).toBe(true);
+      const res = await apiGet(server.url, '/api/v1/companies/list', a.key);
+      expect(res.json<Array<{ ticker: string }>>().some((c) => c.ticker === 'MANY500')).toBe(true);
     }
   }, 30_000);
 });

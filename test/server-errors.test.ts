@@ -5,6 +5,7 @@ import { buildApp } from '../src/app.js';
 import { createKey } from '../src/auth/api-keys.js';
 import { openDatabase } from '../src/cli/open-database.js';
 import { importBundle } from '../src/ingest/import-bundle.js';
+import { apiGet } from './support/api-client.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -39,15 +40,11 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
       secret: config.secret ?? '',
       now: new Date(),
     });
-    const ok = await fetch(`${url}/api/v1/revenues?ticker=BETA&reporting_period=2024`, {
-      headers: { authorization: `Bearer ${api_key}` },
-    });
+    const ok = await apiGet(url, '/api/v1/revenues?ticker=BETA&reporting_period=2024', api_key);
     expect(ok.status).toBe(200);
     await db.close();
-    const res = await fetch(`${url}/api/v1/revenues?ticker=BETA&reporting_period=2023`, {
-      headers: { authorization: `Bearer ${api_key}` },
-    });
-    const body = await res.text();
+    const res = await apiGet(url, '/api/v1/revenues?ticker=BETA&reporting_period=2023', api_key);
+    const body = res.text;
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const id = res.headers.get('x-request-id') ?? '';

@@ -10,21 +10,12 @@ import { ledgerSum } from '../../src/credits/ledger.js';
 import type { Db, Dialect } from '../../src/db/connect.js';
 import type { Subscription } from '../../src/db/schema.js';
 import { importBundle } from '../../src/ingest/import-bundle.js';
-import { Conformance } from './openapi-conformance.js';
+import { apiGet, type Response } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
 export const TEST_SECRET = 'corpdata-test-secret-0123456789abcdef';
 export const PUBLIC_URL = 'http://corpdata.test';
-
-export interface Response {
-  status: number;
-  headers: Headers;
-  text: string;
-  json<T = unknown>(): T;
-  cost: number | null;
-  balance: number | null;
-}
 
 export interface TestAccount {
   accountId: string;
@@ -84,29 +75,8 @@ export async function startApp(dialect: Dialect, options: { bundle?: string | nu
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
   const url = `http://127.0.0.1:${address.port}`;
-  let conformance: Conformance | undefined;
-
-  const get = async (path: string, key?: string | null, headers: Record<string, string> = {}): Promise<Response> => {
-    const h: Record<string, string> = { ...headers };
-    if (key !== undefined && key !== null) h.authorization = `Bearer ${key}`;
-    const res = await fetch(url + path, { headers: h });
-    const text = await res.text();
-    if (conformance === undefined) {
-      conformance = new Conformance(
-        (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as ConstructorParameters<typeof Conformance>[0],
-      );
-    }
-    conformance.check('GET', path.split('?')[0] ?? path, res.status, res.headers, text);
-    const header = (name: string) => (res.headers.get(name) === null ? null : Number(res.headers.get(name)));
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      json: <T>() => JSON.parse(text) as T,
-      cost: header('x-credit-cost'),
-      balance: header('x-credit-balance'),
-    };
-  };
+  const get = (path: string, key?: string | null, headers: Record<string, string> = {}): Promise<Response> =>
+    apiGet(url, path, key, headers);
 
   const account = async (o: { credits?: number; subscription?: Subscription; password?: string } = {}): Promise<TestAccount> => {
     counter += 1;

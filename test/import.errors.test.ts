@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/cli/open-database.js';
-import type { Db } from '../src/db/connect.js';
+import { connect, type Db } from '../src/db/connect.js';
 import { ImportError } from '../src/ingest/bundle-files.js';
 import { importBundle } from '../src/ingest/import-bundle.js';
 import { corpdata } from './support/cli.js';
@@ -286,6 +286,41 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
     const before = await fingerprint(db);
     await expect(importBundle(db.kysely, dir)).rejects.toThrow(`revenues.csv:${lastLine}: value "1000000.5" is not an integer`);
     expect(await fingerprint(db)).toEqual(before);
+  });
+
+  it('refuses to apply a bundle checked while another import committed, and applies it when run again', async () => {
+    const mine = badBundle(append('companies.csv', '00000000-0000-4000-8000-0000000000b1,Mine SA,France,,MINE,XPAR,\n'));
+    const theirs = badBundle(append('companies.csv', '00000000-0000-4000-8000-0000000000b2,Theirs SA,France,,THEIRS,XPAR,\n'));
+    const other = connect(database.config);
+    const named = async () =>
+      (
+        await db.kysely
+          .selectFrom('companies')
+          .select('name')
+          .where('name', 'in', ['Mine SA', 'Theirs SA'])
+          .orderBy('name')
+          .execute()
+      ).map((r) => r.name);
+    try {
+      // The other import runs to its commit between this one's checks and its write.
+      const error = await importBundle(db.kysely, mine, {
+        onPhase: async (phase) => {
+          if (phase === 'applying') await importBundle(other.kysely, theirs);
+        },
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ImportError);
+      expect((error as ImportError).message).toBe(
+        `${mine}: another import changed the data while this one was checked: import it again`,
+      );
+      expect(await named()).toEqual(['Theirs SA']);
+    } finally {
+      await other.close();
+    }
+    await importBundle(db.kysely, mine);
+    expect(await named()).toEqual(['Mine SA', 'Theirs SA']);
   });
 
   it('reports every bad line of every file at once, in bundle order', async () => {

@@ -38,7 +38,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   /** Called as rows are read, for a progress bar. */
   onProgress?: (progress: ImportProgress) => void;
-  onPhase?: (phase: ImportPhase) => void;
+  /** Called as each phase begins; the import waits for a returned promise before going on. */
+  onPhase?: (phase: ImportPhase) => void | Promise<void>;
 }
 
 /** Stop reading after this many problems: the operator has enough to fix. */
@@ -96,7 +97,7 @@ async function stageCheckApply(
     const rates = await loadRates(conn);
     const previousRates = new Map(rates);
     const stage = await createStage(conn);
-    options.onPhase?.('reading');
+    await options.onPhase?.('reading');
     const issues: ImportIssue[] = [];
     const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
     const sizes = present.map((file) => statSync(join(dir, file)).size);
@@ -110,13 +111,13 @@ async function stageCheckApply(
       if (issues.length >= MAX_ISSUES) break;
     }
     if (issues.length === 0) {
-      options.onPhase?.('checking');
+      await options.onPhase?.('checking');
       await stageRates(stage, rates);
       await indexStage(stage);
       issues.push(...(await checkStage(stage)));
     }
     if (issues.length > 0) throw new ImportError(sortIssues(issues).slice(0, MAX_ISSUES));
-    options.onPhase?.('applying');
+    await options.onPhase?.('applying');
     const renormalized = await conn.transaction().execute(async (trx) => {
       // A write first, so SQLite takes the write lock now rather than failing to upgrade later.
       await bumpVersion(trx, 'data');

@@ -3,11 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/db/connect.js';
+import { importBundle } from '../src/ingest/import-bundle.js';
 import type { Response } from './support/api-client.js';
 import { BIN, type CliResult, corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
-import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
+import { FIXTURE_BUNDLE, startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 
 const DOCUMENT_HEADER = 'document_id,company_id,title,source_url,published_on,reporting_period,status';
 const GAMMA = '00000000-0000-4000-8000-000000000003';
@@ -179,6 +181,34 @@ describe.each(dialects())('document lifecycle and FX re-normalization (%s)', (di
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(values).toEqual([8, 13]);
+  });
+
+  it('keeps charging API calls while an import is reading and checking, before it applies', async () => {
+    const { key, accountId } = await t.account({ credits: 100 });
+    const importer = connect(t.database.config);
+    const during: Array<[string, number, number | null]> = [];
+    try {
+      await importBundle(importer.kysely, FIXTURE_BUNDLE, {
+        onPhase: async (phase) => {
+          if (phase === 'applying') return;
+          // Each call is charged at once: the import takes the write lock only to apply.
+          const res = await t.get(`/api/v1/revenues?ticker=BETA&reporting_period=${phase === 'reading' ? 2023 : 2024}`, key);
+          during.push([phase, res.status, res.cost]);
+        },
+      });
+    } finally {
+      await importer.close();
+    }
+    expect(during).toEqual([
+      ['reading', 200, 25],
+      ['checking', 200, 25],
+    ]);
+    const { balance } = await t.db.kysely
+      .selectFrom('accounts')
+      .select('balance')
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    expect(Number(balance)).toBe(50);
   });
 
   it('shows a progress bar when the import runs on a terminal', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { pointId } from '../src/ingest/import-bundle.js';
 import { apiGet } from './support/api-client.js';
-import { ConsoleClient, type CustomApp, csrfOf, type PageResponse, startCustomApp } from './support/console-client.js';
+import { ConsoleClient, csrfOf, type PageResponse } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
 import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
@@ -269,20 +269,20 @@ describe.each(dialects())('console security (%s)', (dialect) => {
 });
 
 describe.each(dialects())('console security with its own app (%s)', (dialect) => {
-  let apps: CustomApp[] = [];
+  let apps: TestApp[] = [];
   afterAll(async () => {
     for (const app of apps) await app.close();
     apps = [];
   });
 
-  async function account(app: CustomApp): Promise<{ email: string; accountId: string }> {
+  async function account(app: TestApp): Promise<{ email: string; accountId: string }> {
     const email = `own-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
     const a = await createAccount(app.db.kysely, { email, password: PASSWORD, credits: 500, now: new Date() });
     return { email, accountId: a.account_id };
   }
 
   it('adds Secure and the __Host- prefix to every cookie when the public URL is https', async () => {
-    const app = await startCustomApp(dialect, { env: { CORPDATA_PUBLIC_URL: 'https://corpdata.test' } });
+    const app = await startApp(dialect, { env: { CORPDATA_PUBLIC_URL: 'https://corpdata.test' } });
     apps.push(app);
     const { email } = await account(app);
     const client = new ConsoleClient(app.url);
@@ -310,7 +310,7 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
       },
     });
     // The app's own logging (with its redaction), at its most talkative.
-    const app = await startCustomApp(dialect, { env: { LOG_LEVEL: 'trace' }, logTo: stream });
+    const app = await startApp(dialect, { env: { LOG_LEVEL: 'trace' }, logTo: stream });
     apps.push(app);
     const { email } = await account(app);
     const client = new ConsoleClient(app.url);
@@ -343,10 +343,10 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
   });
 
   it('counts failures per client behind a trusted proxy, and ignores X-Forwarded-For from anyone else', async () => {
-    const behindProxy = await startCustomApp(dialect, { env: { CORPDATA_TRUST_PROXY: '127.0.0.1' } });
-    const direct = await startCustomApp(dialect);
+    const behindProxy = await startApp(dialect, { env: { CORPDATA_TRUST_PROXY: '127.0.0.1' } });
+    const direct = await startApp(dialect);
     apps.push(behindProxy, direct);
-    const signInFrom = async (app: CustomApp, client: string, email: string, password: string) => {
+    const signInFrom = async (app: TestApp, client: string, email: string, password: string) => {
       const c = new ConsoleClient(app.url);
       const form = await c.get('/account/sign-in');
       const forwarded = { 'x-forwarded-for': client };
@@ -366,7 +366,7 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
 
   it('throttles per address after 30 failures, forgets failures after 15 minutes, and ends sessions after 12 hours', async () => {
     let now = Date.now();
-    const app = await startCustomApp(dialect, { clock: () => new Date(now) });
+    const app = await startApp(dialect, { clock: () => new Date(now) });
     apps.push(app);
     const { email } = await account(app);
     const client = new ConsoleClient(app.url);

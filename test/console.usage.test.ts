@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { apiGet } from './support/api-client.js';
-import { ConsoleClient, type CustomApp, csrfOf, newKey, startCustomApp } from './support/console-client.js';
+import { ConsoleClient, csrfOf, newKey } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
@@ -96,10 +96,10 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
 });
 
 describe.each(dialects())('console: keys that expire (%s)', (dialect) => {
-  let app: CustomApp;
+  let app: TestApp;
   let now = Date.now();
   beforeAll(async () => {
-    app = await startCustomApp(dialect, { clock: () => new Date(now) });
+    app = await startApp(dialect, { clock: () => new Date(now) });
   });
   afterAll(() => app.close());
 

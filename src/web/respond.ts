@@ -11,7 +11,8 @@ export function scriptNonce(): string {
  * Sends an HTML page, public or private. Console and trace pages show private data (keys,
  * balances, paid values), so nothing may keep a copy (`no-store`), no other site may frame them
  * (clickjacking a revoke button), forms may only post here, and scripts run only with this
- * response's nonce; the public pages get the same rules, having no reason to differ.
+ * response's nonce; the public pages get the same rules, having no reason to differ. (`nosniff`
+ * is on every response of the app.)
  */
 export function sendPage(reply: FastifyReply, status: number, document: string, nonce?: string): FastifyReply {
   const script = nonce === undefined ? "'none'" : `'nonce-${nonce}'`;
@@ -24,7 +25,6 @@ export function sendPage(reply: FastifyReply, status: number, document: string, 
       `default-src 'none'; style-src 'unsafe-inline'; script-src ${script}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     )
     .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'same-origin')
     .send(document);
 }

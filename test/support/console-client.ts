@@ -1,11 +1,3 @@
-import type { Writable } from 'node:stream';
-import { buildApp } from '../../src/app.js';
-import { openDatabase } from '../../src/cli/open-database.js';
-import type { Db, Dialect } from '../../src/db/connect.js';
-import { importBundle } from '../../src/ingest/import-bundle.js';
-import { expectLedgersBalance, FIXTURE_BUNDLE, testConfig } from './test-app.js';
-import { createTestDatabase } from './test-database.js';
-
 /** One HTTP answer of a console or trace page. */
 export interface PageResponse {
   status: number;
@@ -89,38 +81,4 @@ export class ConsoleClient {
   signIn(email: string, password: string): Promise<PageResponse> {
     return this.submit('/account/sign-in', '/account/sign-in', { email, password });
   }
-}
-
-/** An app started with a config, clock or logger of the test's choosing (startApp fixes them). */
-export interface CustomApp {
-  url: string;
-  db: Db;
-  close(): Promise<void>;
-}
-
-export async function startCustomApp(
-  dialect: Dialect,
-  options: { env?: Record<string, string>; clock?: () => Date; logTo?: Writable } = {},
-): Promise<CustomApp> {
-  const database = await createTestDatabase(dialect);
-  const config = testConfig(database, options.env);
-  const { db } = await openDatabase(config);
-  await importBundle(db.kysely, FIXTURE_BUNDLE);
-  const app = await buildApp({ config, db, logTo: options.logTo ?? false, ...(options.clock ? { clock: options.clock } : {}) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    db,
-    close: async () => {
-      await app.close();
-      try {
-        await expectLedgersBalance(db);
-      } finally {
-        await db.close();
-        await database.drop();
-      }
-    },
-  };
 }

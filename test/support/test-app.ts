@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
@@ -63,14 +64,24 @@ export function testConfig(database: TestDatabase, extra: Record<string, string>
   });
 }
 
-/** A running app on a fresh database of `dialect`, loaded with `bundle` (the fixture by default). */
-export async function startApp(dialect: Dialect, options: { bundle?: string | null } = {}): Promise<TestApp> {
+export interface StartOptions {
+  /** The bundle to load: the fixture by default, null for none. */
+  bundle?: string | null;
+  /** Configuration on top of {@link testConfig}'s. */
+  env?: Record<string, string>;
+  clock?: () => Date;
+  /** Where the app logs (silent by default). */
+  logTo?: Writable;
+}
+
+/** A running app on a fresh database of `dialect`, loaded with the fixture bundle unless told otherwise. */
+export async function startApp(dialect: Dialect, options: StartOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
-  const config = testConfig(database);
+  const config = testConfig(database, options.env);
   const { db } = await openDatabase(config);
   const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
   if (bundle !== null) await importBundle(db.kysely, bundle);
-  const app = await buildApp({ config, db, logTo: false });
+  const app = await buildApp({ config, db, logTo: options.logTo ?? false, ...(options.clock ? { clock: options.clock } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');

@@ -32,7 +32,9 @@ export const RevenueRecordSchema = Type.Object(
     value: Type.Integer({ description: 'Total revenue in USD.' }),
     ccy: Type.Literal('USD'),
     original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'Revenue as reported, in original_ccy.' }),
-    original_ccy: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+    original_ccy: Type.Optional(
+      Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES], description: 'ISO 4217 code as reported.' })),
+    ),
     company_id: Type.String({ format: 'uuid' }),
     document_id: Type.String({ format: 'uuid' }),
     traceability_source_url: Type.String({ format: 'uri' }),

@@ -24,6 +24,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: [
         { name: 'revenues', description: 'Revenue data points' },
         { name: 'companies', description: 'Company identification' },
+        { name: 'account', description: 'The calling key’s account' },
       ],
     },
   });

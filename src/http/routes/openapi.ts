@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.js';
 import { GET_ONLY } from '../method-discipline.js';
+import { finishDocument } from '../openapi-document.js';
 
 /**
  * Serves the OpenAPI 3.1 document generated from the route schemas. Its server is read per request:
@@ -9,9 +10,12 @@ import { GET_ONLY } from '../method-discipline.js';
 export const openapiRoute =
   (config: Config): FastifyPluginAsync =>
   async (app) => {
+    let served: { publicUrl: string; json: string } | undefined;
     app.get('/api/v1/openapi.json', { ...GET_ONLY, schema: { hide: true } }, async (_request, reply) => {
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify({ ...app.swagger(), servers: [{ url: config.publicUrl }] }));
+      const publicUrl = config.publicUrl;
+      if (served?.publicUrl !== publicUrl) {
+        served = { publicUrl, json: JSON.stringify(finishDocument(app.swagger(), publicUrl)) };
+      }
+      return reply.type('application/json; charset=utf-8').send(served.json);
     });
   };

@@ -20,6 +20,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
 import { periodsRoute } from './http/routes/periods.js';
+import { provenanceRoute } from './http/routes/provenance.js';
 import { revenuesRoute } from './http/routes/revenues.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, rateLimitHook } from './limits/rate-limit-hook.js';
@@ -138,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(periodsRoute(ctx));
   await app.register(companiesRoutes(ctx));
   await app.register(accountRoute(ctx));
+  await app.register(provenanceRoute(ctx));
   await app.register(openapiRoute(config));
   await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));

@@ -8,6 +8,7 @@ const API_PATHS = [
   '/api/v1/companies/search?query=beta',
   '/api/v1/companies/list',
   '/api/v1/account',
+  '/api/v1/trace/20000000-0000-4000-8000-000000000003',
   '/api/v1/openapi.json',
 ];
 

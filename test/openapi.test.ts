@@ -67,14 +67,21 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
   });
 
   it('names its schemas once in components and refers to them', () => {
-    expect(Object.keys(doc.components.schemas).sort()).toEqual(['Account', 'CompanyRecord', 'RevenuePeriods', 'RevenueRecord']);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual([
+      'Account',
+      'CompanyRecord',
+      'Provenance',
+      'RevenuePeriods',
+      'RevenueRecord',
+    ]);
     const json = (path: string) => JSON.stringify(doc.paths[path]?.get?.responses['200']?.content?.['application/json']);
     expect(json('/api/v1/revenues')).toContain('"$ref":"#/components/schemas/RevenueRecord"');
     expect(json('/api/v1/companies/search')).toContain('"$ref":"#/components/schemas/CompanyRecord"');
     expect(json('/api/v1/companies/list')).toContain('"$ref":"#/components/schemas/CompanyRecord"');
     expect(json('/api/v1/account')).toContain('"$ref":"#/components/schemas/Account"');
     expect(json('/api/v1/revenues/periods')).toContain('"$ref":"#/components/schemas/RevenuePeriods"');
-    expect(JSON.stringify(doc.paths)).not.toContain('"title"');
+    expect(json('/api/v1/trace/{id}')).toContain('"$ref":"#/components/schemas/Provenance"');
+    expect(JSON.stringify(doc.paths)).not.toMatch(/"title":"(RevenueRecord|CompanyRecord|Account|RevenuePeriods|Provenance)"/);
   });
 
   it('documents the headers: X-Request-Id everywhere, WWW-Authenticate, Retry-After, ETag, RateLimit', () => {
@@ -103,6 +110,7 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
       '/api/v1/companies/search',
       '/api/v1/revenues',
       '/api/v1/revenues/periods',
+      '/api/v1/trace/{id}',
     ]);
   });
 

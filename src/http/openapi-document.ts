@@ -62,6 +62,12 @@ const TEXT_EXAMPLES: Record<string, string> = {
   '401': 'Missing credentials: send the header "Authorization: Bearer <API key>".',
   '402': 'Insufficient credits: this call costs 25, the balance is 3.',
   '404': 'No company matches ticker NOPE.',
+  'getProvenance 404': 'No data point has this id.',
+  'getAccount 400': "Unknown parameter 'verbose'.",
+  'listCompanies 400': "Unknown parameter 'page'.",
+  'searchCompanies 400': "Invalid parameter 'query': text of 1 to 100 characters.",
+  'getProvenance 400': "Invalid parameter 'id'.",
+  'getRevenuePeriods 400': "Unknown parameter 'reporting_period'.",
   '429': 'Too many requests: at most 100 per second; retry in 1 s.',
   '500': 'Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)',
 };
@@ -155,7 +161,7 @@ function hoist(node: unknown, schemas: Json): unknown {
 }
 
 /** Marks the declared headers required (each route declares only what it always sends) and adds the common ones. */
-function finishResponse(status: string, response: Json, example: unknown): Json {
+function finishResponse(operationId: string, status: string, response: Json, example: unknown): Json {
   const headers: Record<string, Header> = {};
   for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Header>)) {
     headers[name] = { ...header, required: true };
@@ -167,7 +173,7 @@ function finishResponse(status: string, response: Json, example: unknown): Json 
   const content = response.content as Record<string, Json> | undefined;
   if (content !== undefined) {
     for (const [type, media] of Object.entries(content)) {
-      const value = type === 'application/json' ? example : TEXT_EXAMPLES[status];
+      const value = type === 'application/json' ? example : (TEXT_EXAMPLES[`${operationId} ${status}`] ?? TEXT_EXAMPLES[status]);
       if (value !== undefined) media.example = value;
     }
   }
@@ -198,7 +204,7 @@ export function finishDocument(generated: object, publicUrl: string): object {
       const responses: Record<string, Json> = { ...(operation.responses as Record<string, Json>), '429': clone(TOO_MANY) };
       const operationId = String(operation.operationId);
       for (const [status, response] of Object.entries(responses)) {
-        responses[status] = finishResponse(status, response, examples[operationId]);
+        responses[status] = finishResponse(operationId, status, response, examples[operationId]);
       }
       operation.responses = responses;
       for (const parameter of (operation.parameters ?? []) as Json[]) {

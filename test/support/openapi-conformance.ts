@@ -24,8 +24,20 @@ export class Conformance {
     addFormats.default(this.#ajv);
   }
 
+  /** The path item of a concrete path: exact, or by template (`/api/v1/trace/{id}`). */
+  #operation(path: string): Document['paths'][string] | undefined {
+    const exact = this.doc.paths[path];
+    if (exact !== undefined) return exact;
+    for (const [template, item] of Object.entries(this.doc.paths)) {
+      if (!template.includes('{')) continue;
+      const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      if (pattern.test(path)) return item;
+    }
+    return undefined;
+  }
+
   check(method: string, path: string, status: number, headers: Headers, body: string): void {
-    const op = this.doc.paths[path]?.[method.toLowerCase()];
+    const op = this.#operation(path)?.[method.toLowerCase()];
     if (op === undefined) return; // pages and unknown routes are not API operations
     const spec = op.responses[String(status)];
     expect(spec, `${method} ${path} answered ${status}, which the OpenAPI document does not declare`).toBeDefined();

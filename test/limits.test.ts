@@ -91,19 +91,20 @@ describe.each(dialects())('rate limits (%s)', (dialect) => {
       const a = await t.account();
       const first = await t.get('/api/v1/account', a.key);
       expectLimitHeaders(first, 100, 1);
-      // Raw requests, as fast as they go: what passes is the burst of 100 plus the refill meanwhile.
+      // Raw requests, as fast as they go: what passes is the burst of 100 plus the refill meanwhile,
+      // so any server faster than 112 requests a second refuses some of these 1000.
       const started = performance.now();
       const burst = await Promise.all(
-        Array.from({ length: 300 }, () =>
+        Array.from({ length: 1000 }, () =>
           fetch(`${t.url}/api/v1/account`, { headers: { authorization: `Bearer ${a.key}` } }).then((r) => r.status),
         ),
       );
       const seconds = (performance.now() - started) / 1000;
       const passed = burst.filter((s) => s === 200).length;
-      expect(passed + burst.filter((s) => s === 429).length).toBe(300);
-      expect(passed).toBeLessThanOrEqual(100 + Math.ceil(100 * seconds));
+      expect(passed + burst.filter((s) => s === 429).length).toBe(1000);
       expect(passed).toBeGreaterThanOrEqual(100);
-      expect(passed).toBeLessThan(300); // 300 requests take well under 2 s here
+      expect(passed).toBeLessThanOrEqual(100 + Math.ceil(100 * seconds));
+      expect(passed, `${seconds} s`).toBeLessThan(1000);
     } finally {
       await t.close();
     }

@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 missing=()
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The README's first-call examples are run by the tests in curl and Python (standard library only).
+command -v curl >/dev/null || missing+=(curl)
+command -v python3 >/dev/null || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=''
   [ "$(id -u)" -eq 0 ] || sudo='sudo'

@@ -13,12 +13,17 @@ import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { installErrorHandling } from './http/errors.js';
+import { collectApiPaths, refuseOtherMethods } from './http/method-discipline.js';
+import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
+import { periodsRoute } from './http/routes/periods.js';
+import { provenanceRoute } from './http/routes/provenance.js';
 import { revenuesRoute } from './http/routes/revenues.js';
 import { registerOpenApi } from './http/swagger.js';
+import { API_PREFIX, rateLimitHook } from './limits/rate-limit-hook.js';
 import { loadCompanyRevenues, RevenueCache } from './revenues/revenue-data.js';
 import { traceRoutes } from './trace/trace-route.js';
 
@@ -41,18 +46,38 @@ function trustProxy(trusted: Config['trustProxy']): false | string[] | ((address
 }
 
 /**
+ * The config the app runs with. Without CORPDATA_PUBLIC_URL the base of its links is
+ * `http://localhost:{port}` with the port it actually listens on, known only once it listens
+ * (PORT=0, or a test that listens elsewhere): everything reads `publicUrl` at request time.
+ */
+function liveConfig(config: Config, app: FastifyInstance): Config {
+  if (!config.publicUrlFromPort) return config;
+  let publicUrl = config.publicUrl;
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address !== null && typeof address !== 'string') publicUrl = `http://localhost:${address.port}`;
+  });
+  return Object.freeze({
+    ...config,
+    get publicUrl() {
+      return publicUrl;
+    },
+  });
+}
+
+/**
  * The composition root: builds a complete, independent app from a config and a database, so tests
  * run many apps side by side. Nothing here is module-level state.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, db } = options;
+  const { db } = options;
   const clock = options.clock ?? (() => new Date());
   const app = Fastify({
     logger:
       options.logTo === false
         ? false
         : {
-            level: config.logLevel,
+            level: options.config.logLevel,
             // Keys and session cookies travel in these headers: they never reach the log.
             redact: ['req.headers.authorization', 'req.headers.cookie'],
             ...(options.logTo === undefined ? {} : { stream: options.logTo }),
@@ -60,8 +85,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: trustProxy(config.trustProxy),
+    trustProxy: trustProxy(options.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const config = liveConfig(options.config, app);
 
   const secret = await signingSecret(db.kysely, config.secret);
   const verifier = new KeyVerifier(db.kysely, secret, clock);
@@ -106,10 +132,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-content-type-options', 'nosniff');
   });
   installErrorHandling(app);
-  await registerOpenApi(app, config.publicUrl);
+  if (config.rateLimit !== null) app.addHook('onRequest', rateLimitHook(ctx, config.rateLimit));
+  const apiPaths = collectApiPaths(app, API_PREFIX);
+  await registerOpenApi(app, config);
   await app.register(revenuesRoute(ctx));
+  await app.register(periodsRoute(ctx));
   await app.register(companiesRoutes(ctx));
-  await app.register(openapiRoute);
+  await app.register(accountRoute(ctx));
+  await app.register(provenanceRoute(ctx));
+  await app.register(openapiRoute(config));
+  await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));
   await app.register(consoleRoutes(ctx));

@@ -34,3 +34,32 @@ describe('CORPDATA_TRUST_PROXY', () => {
     }
   });
 });
+
+describe('CORPDATA_RATE_LIMIT', () => {
+  const rateLimit = (value: string | undefined) => loadConfig({ CORPDATA_RATE_LIMIT: value }).rateLimit;
+
+  it('takes N/s, N/min or off, and is on by default', () => {
+    expect(rateLimit(undefined)).toEqual({ requests: 100, windowSeconds: 1 });
+    expect(rateLimit('')).toEqual({ requests: 100, windowSeconds: 1 });
+    expect(rateLimit('20/s')).toEqual({ requests: 20, windowSeconds: 1 });
+    expect(rateLimit('600/min')).toEqual({ requests: 600, windowSeconds: 60 });
+    expect(rateLimit('off')).toBeNull();
+  });
+
+  it('refuses anything else, naming the variable', () => {
+    for (const value of ['0/s', '10', '10/h', '-1/s', '1.5/s', 'on', '10 /s', '10/S']) {
+      expect(() => rateLimit(value), value).toThrow(/CORPDATA_RATE_LIMIT/);
+    }
+  });
+});
+
+describe('CORPDATA_PUBLIC_URL', () => {
+  it('defaults to http://localhost:{PORT}', () => {
+    expect(loadConfig({}).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '9311' })).toMatchObject({ publicUrl: 'http://localhost:9311', publicUrlFromPort: true });
+    expect(loadConfig({ PORT: '9311', CORPDATA_PUBLIC_URL: 'https://data.example.com/' })).toMatchObject({
+      publicUrl: 'https://data.example.com',
+      publicUrlFromPort: false,
+    });
+  });
+});

@@ -11,8 +11,15 @@ export interface Config {
   readonly database: DatabaseConfig;
   /** JWT signing secret; when absent the database keeps a generated one. */
   readonly secret: string | undefined;
-  /** Base of every `traceability_source_url`, without a trailing slash. */
+  /**
+   * Base of every `traceability_source_url`, without a trailing slash. Unset, it is
+   * `http://localhost:{PORT}`, and the served app uses the port it actually bound (PORT=0 included).
+   */
   readonly publicUrl: string;
+  /** True when CORPDATA_PUBLIC_URL was not given, so the bound port decides {@link publicUrl}. */
+  readonly publicUrlFromPort: boolean;
+  /** Requests allowed per API key (or per client address without a valid key); null: no limit. */
+  readonly rateLimit: RateLimit | null;
   /** Seed a fresh database with the demo bundle. */
   readonly demo: boolean;
   readonly port: number;
@@ -31,7 +38,30 @@ export interface Config {
   readonly trustProxy: number | readonly string[] | false;
 }
 
+/** A token bucket of `requests` tokens, refilled at `requests` per `windowSeconds`. */
+export interface RateLimit {
+  readonly requests: number;
+  readonly windowSeconds: number;
+}
+
+/**
+ * The production default: 100 requests a second per key is far above any honest client's need and
+ * still keeps one client from taking a whole instance (a billed call costs about 1 ms of it).
+ */
+export const DEFAULT_RATE_LIMIT = '100/s';
+
 export class ConfigError extends Error {}
+
+function parseRateLimit(value: string | undefined): RateLimit | null {
+  const raw = value === undefined || value === '' ? DEFAULT_RATE_LIMIT : value;
+  if (raw === 'off') return null;
+  const match = /^([0-9]{1,9})\/(s|min)$/.exec(raw);
+  const requests = Number(match?.[1] ?? 0);
+  if (match === null || requests < 1) {
+    throw new ConfigError('CORPDATA_RATE_LIMIT must be N/s, N/min (N at least 1) or off');
+  }
+  return Object.freeze({ requests, windowSeconds: match[2] === 's' ? 1 : 60 });
+}
 
 function parseDatabase(value: string | undefined): DatabaseConfig {
   const raw = value === undefined || value === '' ? 'sqlite:./data/corpdata.db' : value;
@@ -88,15 +118,19 @@ function isProxyRange(entry: string): boolean {
 
 /** Reads the environment into a frozen {@link Config}; throws {@link ConfigError} naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const publicUrl = (env.CORPDATA_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
+  const port = parseInteger('PORT', env.PORT, 8080, 0, 65535);
+  const publicUrlFromPort = env.CORPDATA_PUBLIC_URL === undefined || env.CORPDATA_PUBLIC_URL === '';
+  const publicUrl = publicUrlFromPort ? `http://localhost:${port}` : (env.CORPDATA_PUBLIC_URL ?? '').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/.test(publicUrl)) throw new ConfigError('CORPDATA_PUBLIC_URL must be an http(s) URL');
   const secret = env.CORPDATA_SECRET === '' ? undefined : env.CORPDATA_SECRET;
   return Object.freeze({
     database: Object.freeze(parseDatabase(env.CORPDATA_DATABASE)),
     secret,
     publicUrl,
+    publicUrlFromPort,
+    rateLimit: parseRateLimit(env.CORPDATA_RATE_LIMIT),
     demo: parseSwitch('CORPDATA_DEMO', env.CORPDATA_DEMO, true),
-    port: parseInteger('PORT', env.PORT, 8080, 0, 65535),
+    port,
     host: env.HOST === undefined || env.HOST === '' ? '0.0.0.0' : env.HOST,
     syncIntervalMs: parseInteger('CORPDATA_SYNC_INTERVAL_MS', env.CORPDATA_SYNC_INTERVAL_MS, 250, 10, 60_000),
     logLevel: env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? 'info' : env.LOG_LEVEL,

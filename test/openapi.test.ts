@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIC_CODES } from '../src/catalog/mic-codes.js';
@@ -5,9 +10,12 @@ import { CURRENCIES } from '../src/revenues/currencies.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
+const REDOCLY = fileURLToPath(new URL('../node_modules/.bin/redocly', import.meta.url));
+
 type Doc = {
   openapi: string;
-  info: { version: string };
+  info: { version: string; license?: { name: string }; contact?: object };
+  components: { schemas: Record<string, object> };
   paths: Record<
     string,
     Record<
@@ -15,7 +23,10 @@ type Doc = {
       {
         operationId?: string;
         parameters?: Array<{ name: string; required?: boolean; schema: Record<string, unknown> }>;
-        responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+        responses: Record<
+          string,
+          { headers?: Record<string, { required?: boolean }>; content?: Record<string, { example?: unknown }> }
+        >;
       }
     >
   >;
@@ -39,21 +50,68 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(doc.info.version).toBe('1.0.0');
     const op = doc.paths['/api/v1/revenues']?.get;
     expect(op?.operationId).toBe('getRevenues');
-    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(['200', '204', '400', '401', '402', '403', '404', '500']);
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(['200', '204', '400', '401', '402', '403', '404', '429', '500']);
     for (const status of ['200', '204', '402', '403']) {
-      expect(Object.keys(op?.responses[status]?.headers ?? {}).sort(), status).toEqual(['X-Credit-Balance', 'X-Credit-Cost']);
+      const headers = op?.responses[status]?.headers ?? {};
+      for (const name of ['X-Credit-Balance', 'X-Credit-Cost', 'X-Request-Id'])
+        expect(headers[name]?.required, `${status} ${name}`).toBe(true);
     }
     const params = Object.fromEntries((op?.parameters ?? []).map((p) => [p.name, p]));
     expect(Object.keys(params).sort()).toEqual(['company_id', 'isin', 'lei', 'mic_code', 'reporting_period', 'ticker']);
     expect(params.reporting_period?.required).toBe(true);
-    expect(JSON.stringify(params.mic_code?.schema)).toContain('"XNYS"');
-    expect(MIC_CODES.every((m) => JSON.stringify(params.mic_code?.schema).includes(`"${m}"`))).toBe(true);
-    const body = JSON.stringify(op?.responses['200']?.content);
+    // mic_code is one enum, so generated clients get one string-union type
+    expect(params.mic_code?.schema.enum).toEqual([...MIC_CODES]);
+    expect(params.mic_code?.schema.anyOf).toBeUndefined();
+    const body = JSON.stringify(doc.components.schemas.RevenueRecord);
     expect(CURRENCIES.every((c) => body.includes(`"${c}"`))).toBe(true);
   });
 
-  it('documents the company endpoints', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1/companies/list', '/api/v1/companies/search', '/api/v1/revenues']);
+  it('names its schemas once in components and refers to them', () => {
+    expect(Object.keys(doc.components.schemas).sort()).toEqual([
+      'Account',
+      'CompanyRecord',
+      'Provenance',
+      'RevenuePeriods',
+      'RevenueRecord',
+    ]);
+    const json = (path: string) => JSON.stringify(doc.paths[path]?.get?.responses['200']?.content?.['application/json']);
+    expect(json('/api/v1/revenues')).toContain('"$ref":"#/components/schemas/RevenueRecord"');
+    expect(json('/api/v1/companies/search')).toContain('"$ref":"#/components/schemas/CompanyRecord"');
+    expect(json('/api/v1/companies/list')).toContain('"$ref":"#/components/schemas/CompanyRecord"');
+    expect(json('/api/v1/account')).toContain('"$ref":"#/components/schemas/Account"');
+    expect(json('/api/v1/revenues/periods')).toContain('"$ref":"#/components/schemas/RevenuePeriods"');
+    expect(json('/api/v1/trace/{id}')).toContain('"$ref":"#/components/schemas/Provenance"');
+    expect(JSON.stringify(doc.paths)).not.toMatch(/"title":"(RevenueRecord|CompanyRecord|Account|RevenuePeriods|Provenance)"/);
+  });
+
+  it('documents the headers: X-Request-Id everywhere, WWW-Authenticate, Retry-After, ETag, RateLimit', () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const op of Object.values(methods)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.headers?.['X-Request-Id']?.required, `${path} ${status}`).toBe(true);
+          expect(response.headers?.RateLimit, `${path} ${status}`).toBeDefined();
+          expect(response.headers?.['RateLimit-Policy'], `${path} ${status}`).toBeDefined();
+          for (const media of Object.values(response.content ?? {})) expect(media.example, `${path} ${status}`).toBeDefined();
+        }
+        expect(op.responses['401']?.headers?.['WWW-Authenticate']?.required).toBe(true);
+        expect(op.responses['429']?.headers?.['Retry-After']?.required).toBe(true);
+      }
+    }
+    expect(doc.paths['/api/v1/companies/list']?.get?.responses['200']?.headers?.ETag?.required).toBe(true);
+    expect(doc.paths['/api/v1/companies/list']?.get?.responses['304']?.headers?.ETag?.required).toBe(true);
+    expect(doc.info.license?.name).toBeTruthy();
+    expect(doc.info.contact).toBeDefined();
+  });
+
+  it('documents every API endpoint', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/account',
+      '/api/v1/companies/list',
+      '/api/v1/companies/search',
+      '/api/v1/revenues',
+      '/api/v1/revenues/periods',
+      '/api/v1/trace/{id}',
+    ]);
   });
 
   it('renders the reference page from the same document', async () => {
@@ -61,4 +119,34 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(page.text).toContain('getRevenues');
     expect(page.text).toContain('reporting_period');
   });
+});
+
+describe('OpenAPI document, linted', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    t = await startApp(dialects()[0] ?? 'sqlite');
+    dir = mkdtempSync(join(tmpdir(), 'corpdata-openapi-'));
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("has 0 errors and 0 warnings under Redocly's recommended-strict rules", async () => {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, (await t.get('/api/v1/openapi.json')).text);
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        REDOCLY,
+        ['lint', '--extends', 'recommended-strict', '--format', 'json', file],
+        // Offline: no telemetry, no update check.
+        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, timeout: 120_000 },
+        (error, out, err) => resolve({ code: error === null ? 0 : (error.code as number | null), stdout: out, stderr: err }),
+      );
+    });
+    const problems = (JSON.parse(stdout) as { problems: Array<{ ruleId: string; message: string }> }).problems;
+    expect(problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    expect(code, stderr).toBe(0);
+  }, 130_000);
 });

@@ -21,6 +21,13 @@ import { startThrowawayPostgres } from './throwaway-postgres.js';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
+/**
+ * BENCH_RATE_LIMIT=N/s compares the billed path with rate limiting off and at that limit (high
+ * enough never to refuse), two apps in one process on one database, alternated round by round.
+ */
+const RATE_LIMIT = process.env.BENCH_RATE_LIMIT;
+/** Rounds of each side, alternated; more of them when the machine is noisy. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** The demo bundle by default; BENCH_BUNDLE names another. */
 const BUNDLE = process.env.BENCH_BUNDLE ?? DEMO_BUNDLE_DIR;
 
@@ -89,8 +96,15 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
   });
   first.child.kill('SIGTERM');
   await new Promise((r) => first.child.once('exit', r));
+  const compare = RATE_LIMIT === undefined ? {} : { CORPDATA_RATE_LIMIT: 'off', BENCH_SECOND_RATE_LIMIT: RATE_LIMIT };
   const child = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
-    env: { ...env, BENCH_APP_PORT: String(appPort), BENCH_BARE_PORT: String(barePort), BENCH_BODY_BYTES: String(first.bytes) },
+    env: {
+      ...env,
+      ...compare,
+      BENCH_APP_PORT: String(appPort),
+      BENCH_BARE_PORT: String(barePort),
+      BENCH_BODY_BYTES: String(first.bytes),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((r) => child.stdout?.once('data', r));
@@ -98,16 +112,45 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     await cannon(`http://127.0.0.1:${appPort}${path}`, key); // warm-up
     const billed: number[] = [];
     const bare: number[] = [];
-    for (let round = 0; round < 2; round++) {
+    if (RATE_LIMIT !== undefined) await cannon(`http://127.0.0.1:${barePort}${path}`, key); // warm-up
+    const billedRound = async () => {
       const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
       if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
       billed.push(b.requests.average);
-      bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`)).requests.average);
+    };
+    const otherRound = async () => {
+      if (RATE_LIMIT === undefined) {
+        bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`)).requests.average);
+        return;
+      }
+      const limited = await cannon(`http://127.0.0.1:${barePort}${path}`, key);
+      if (limited.non2xx > 0 || limited.errors > 0) throw new Error(`rate-limited app: ${limited.non2xx} non-2xx`);
+      bare.push(limited.requests.average);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Comparing two apps, each goes first every other round: the second of a pair runs warmer.
+      if (RATE_LIMIT !== undefined && round % 2 === 1) {
+        await otherRound();
+        await billedRound();
+      } else {
+        await billedRound();
+        await otherRound();
+      }
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    if (RATE_LIMIT !== undefined) {
+      // Each round pair ran back to back, under the same load: their ratios, not the means, are comparable.
+      const ratios = billed.map((off, i) => (bare[i] ?? 0) / off).sort((a, b) => a - b);
+      const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
+      process.stdout.write(`${label.padEnd(10)} median on/off of ${ratios.length} round pairs ${median.toFixed(3)}\n`);
+      process.stdout.write(
+        `${label.padEnd(10)} billed revenues (repeat), rate limit off ${mean(billed).toFixed(0).padStart(7)} req/s | ${RATE_LIMIT} ${mean(bare).toFixed(0).padStart(7)} req/s | on/off ${(mean(bare) / mean(billed)).toFixed(3)} | rounds off ${billed.map((x) => x.toFixed(0)).join(', ')}; on ${bare.map((x) => x.toFixed(0)).join(', ')}\n`,
+      );
+      return;
+    }
     const ratio = mean(billed) / mean(bare);
     process.stdout.write(
-      `${label.padEnd(10)} billed revenues (repeat) ${mean(billed).toFixed(0).padStart(7)} req/s | bare route ${mean(bare).toFixed(0).padStart(7)} req/s | ratio ${ratio.toFixed(2)} | body ${first.bytes} B, ${CONNECTIONS} connections, ${DURATION_S}s × 2 rounds\n`,
+      `${label.padEnd(10)} billed revenues (repeat) ${mean(billed).toFixed(0).padStart(7)} req/s | bare route ${mean(bare).toFixed(0).padStart(7)} req/s | ratio ${ratio.toFixed(2)} | body ${first.bytes} B, ${CONNECTIONS} connections, ${DURATION_S}s × ${ROUNDS} rounds\n`,
     );
   } finally {
     child.kill('SIGTERM');

@@ -1,24 +1,31 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 
 /**
  * The two servers a benchmark compares, in one process so they share its runtime: the full app
- * (auth, billing, data) and a bare Fastify route answering a body of the same size.
+ * (auth, billing, data) and a bare Fastify route answering a body of the same size; or, with
+ * BENCH_SECOND_RATE_LIMIT set, a second full app whose only difference is that rate limit.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = connect(config.database, { poolSize: config.poolSize });
   const app = await buildApp({ config, db, logTo: false });
   await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
-  const body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_BODY_BYTES) - 15)) }]);
-  const bare = Fastify({ logger: false });
-  bare.get('/bare', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
-  await bare.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });
+  let second: FastifyInstance;
+  const secondLimit = process.env.BENCH_SECOND_RATE_LIMIT;
+  if (secondLimit !== undefined) {
+    second = await buildApp({ config: loadConfig({ ...process.env, CORPDATA_RATE_LIMIT: secondLimit }), db, logTo: false });
+  } else {
+    const body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_BODY_BYTES) - 15)) }]);
+    second = Fastify({ logger: false });
+    second.get('/bare', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  }
+  await second.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });
   process.stdout.write('ready\n');
   process.on('SIGTERM', () => {
-    Promise.all([app.close(), bare.close()])
+    Promise.all([app.close(), second.close()])
       .then(() => db.close())
       .finally(() => process.exit(0));
   });

@@ -11,9 +11,13 @@ declare module 'fastify' {
   }
 }
 
-/** onRequest hook of every /api/v1 data route: 401 comes before any other check. */
+/**
+ * onRequest hook of every /api/v1 data route: 401 comes before any other check. The rate limiter,
+ * when on, has verified a valid key already.
+ */
 export function authHook(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
+    if (request.caller !== null) return;
     const result = await ctx.verifier.verify(request.headers.authorization);
     if (!result.ok) throw unauthorized(result.failure);
     request.caller = result;

@@ -5,7 +5,14 @@ import type { AuthFailure } from '../auth/verify-key.js';
  * The closed set of refusals the API makes. Domain and route code throw these; one handler turns
  * them into the status, plain-text body and headers of the spec.
  */
-export type ApiErrorKind = 'bad_request' | 'unauthorized' | 'insufficient_credits' | 'subscription_required' | 'not_found';
+export type ApiErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'insufficient_credits'
+  | 'subscription_required'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limited';
 
 const STATUS: Record<ApiErrorKind, number> = {
   bad_request: 400,
@@ -13,6 +20,8 @@ const STATUS: Record<ApiErrorKind, number> = {
   insufficient_credits: 402,
   subscription_required: 403,
   not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
 };
 
 export interface CreditInfo {
@@ -25,6 +34,8 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     message: string,
     readonly credits?: CreditInfo,
+    /** Headers the refusal must carry (`Allow` on a 405, `Retry-After` on a 429). */
+    readonly headers?: Readonly<Record<string, string | number>>,
   ) {
     super(message);
   }
@@ -49,6 +60,13 @@ const AUTH_MESSAGES: Record<AuthFailure, string> = {
 
 export function unauthorized(failure: AuthFailure): ApiError {
   return new ApiError('unauthorized', AUTH_MESSAGES[failure]);
+}
+
+/** Only GET reaches the API (DESIGN §11.4): HEAD would be billed like GET, and nothing else exists. */
+export function methodNotAllowed(method: string): ApiError {
+  return new ApiError('method_not_allowed', `Method ${method} is not allowed: the API answers GET only.`, undefined, {
+    allow: 'GET',
+  });
 }
 
 export const CREDIT_COST_HEADER = 'x-credit-cost';
@@ -82,6 +100,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (error.credits !== undefined) {
         reply.header(CREDIT_COST_HEADER, error.credits.cost).header(CREDIT_BALANCE_HEADER, error.credits.balance);
       }
+      for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
       // A 403 declares no body in the spec.
       return reply.code(error.status).send(error.kind === 'subscription_required' ? undefined : error.message);
     }

@@ -32,7 +32,9 @@ export const RevenueRecordSchema = Type.Object(
     value: Type.Integer({ description: 'Total revenue in USD.' }),
     ccy: Type.Literal('USD'),
     original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'Revenue as reported, in original_ccy.' }),
-    original_ccy: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+    original_ccy: Type.Optional(
+      Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES], description: 'ISO 4217 code as reported.' })),
+    ),
     company_id: Type.String({ format: 'uuid' }),
     document_id: Type.String({ format: 'uuid' }),
     traceability_source_url: Type.String({ format: 'uri' }),
@@ -54,3 +56,24 @@ export const commonErrors = {
   401: textResponse('Missing, malformed, expired or revoked API key.'),
   500: textResponse('Internal server error; the body carries the request id.'),
 } as const;
+
+export const AccountSchema = Type.Object(
+  {
+    account_id: Type.String({ format: 'uuid', description: 'The account the calling key belongs to.' }),
+    balance: Type.Integer({ minimum: 0, description: 'Credits on the account.' }),
+    subscription: Type.Union([Type.Literal('revenues'), Type.Literal('none')], {
+      description: 'The dataset subscription: revenues, or none (search and list only).',
+    }),
+  },
+  { additionalProperties: false, title: 'Account' },
+);
+
+export const RevenuePeriodsSchema = Type.Object(
+  {
+    company_id: Type.String({ format: 'uuid' }),
+    reporting_periods: Type.Array(Type.Integer(), {
+      description: 'Reporting periods covered by processed documents, most recent first: -1 names the first, -2 the second…',
+    }),
+  },
+  { additionalProperties: false, title: 'RevenuePeriods' },
+);

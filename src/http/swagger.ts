@@ -1,9 +1,10 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { TEST_TOKEN } from '../auth/test-token.js';
+import type { Config } from '../config.js';
 
 /** Registers OpenAPI generation; must run before the routes are added. */
-export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -14,7 +15,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
           'Revenue figures of listed companies standardized to USD, each traceable to its source document, and company lookup. ' +
           `Every call is billed in credits. Beta. Test mode: the fixed token ${TEST_TOKEN} returns free, deterministic mock data.`,
       },
-      servers: [{ url: publicUrl }],
+      servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -23,6 +24,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       tags: [
         { name: 'revenues', description: 'Revenue data points' },
         { name: 'companies', description: 'Company identification' },
+        { name: 'account', description: 'The calling key’s account' },
       ],
     },
   });

@@ -74,3 +74,11 @@ export function mockSearch(query: string): CompanyRecord[] {
 export function mockList(): CompanyRecord[] {
   return ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon'].map((n) => mockCompany(`list:${n}`, n));
 }
+
+/** The periods the mock has for any identifier: the six most recent years, most recent first. */
+export function mockPeriods(identifier: string): { company_id: string; reporting_periods: number[] } {
+  return {
+    company_id: uuidFrom(`company:${identifier.toUpperCase()}`),
+    reporting_periods: [0, 1, 2, 3, 4, 5].map((n) => MOCK_YEAR - n),
+  };
+}

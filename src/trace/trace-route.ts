@@ -2,12 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
 import { installPageErrors, sendErrorPage, sendPage } from '../web/respond.js';
+import { loadProvenance, wantsJson } from './provenance.js';
 import { type TraceAccess, tracePage } from './trace-page.js';
 import { hasBought, loadTraceFacts, loadTraceValues } from './trace-query.js';
 
 /**
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source
  * document; its values only an account signed in to the console that bought the company-period.
+ * Asked for JSON (`Accept: application/json`), it answers the same as provenance data.
  */
 export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -15,6 +17,16 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
     const auth = new ConsoleAuth(ctx);
     const db = ctx.db.kysely;
     app.get<{ Params: { id: string } }>('/trace/:id', { schema: { hide: true } }, async (request, reply) => {
+      if (wantsJson(request.headers.accept)) {
+        reply.header('vary', 'accept').header('cache-control', 'no-store');
+        const session = await auth.current(request);
+        const provenance = await loadProvenance(db, request.params.id, session?.accountId, ctx.config.publicUrl);
+        if (provenance === undefined) {
+          return reply.code(404).type('text/plain; charset=utf-8').send('No data point has this id.');
+        }
+        return reply.send(provenance);
+      }
+      reply.header('vary', 'accept');
       const facts = await loadTraceFacts(db, request.params.id.toLowerCase());
       if (facts === undefined) {
         return sendErrorPage(

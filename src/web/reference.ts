@@ -47,6 +47,7 @@ export interface OpenApiDocument {
 
 function constraint(s: Schema | undefined): string {
   if (s === undefined) return '';
+  if (s.enum !== undefined && s.enum.length > 1) return `one of: ${s.enum.map(String).join(', ')}`;
   if (s.anyOf !== undefined) {
     const consts = s.anyOf.flatMap((a) => (a.const !== undefined ? [a.const] : a.enum?.length === 1 ? a.enum : [])).map(String);
     if (consts.length === s.anyOf.length) return `one of: ${consts.join(', ')}`;

@@ -3,11 +3,14 @@ import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 
 interface ResponseSpec {
-  headers?: Record<string, unknown>;
+  headers?: Record<string, { required?: boolean }>;
   content?: Record<string, { schema: object }>;
 }
 
-type Document = { paths: Record<string, Record<string, { responses: Record<string, ResponseSpec> }>> };
+type Document = {
+  paths: Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>;
+  components?: { schemas?: Record<string, object> };
+};
 
 /**
  * Checks real responses against the service's own OpenAPI document: the status is declared, the
@@ -21,20 +24,34 @@ export class Conformance {
     addFormats.default(this.#ajv);
   }
 
+  /** The path item of a concrete path: exact, or by template (`/api/v1/trace/{id}`). */
+  #operation(path: string): Document['paths'][string] | undefined {
+    const exact = this.doc.paths[path];
+    if (exact !== undefined) return exact;
+    for (const [template, item] of Object.entries(this.doc.paths)) {
+      if (!template.includes('{')) continue;
+      const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      if (pattern.test(path)) return item;
+    }
+    return undefined;
+  }
+
   check(method: string, path: string, status: number, headers: Headers, body: string): void {
-    const op = this.doc.paths[path]?.[method.toLowerCase()];
+    const op = this.#operation(path)?.[method.toLowerCase()];
     if (op === undefined) return; // pages and unknown routes are not API operations
     const spec = op.responses[String(status)];
     expect(spec, `${method} ${path} answered ${status}, which the OpenAPI document does not declare`).toBeDefined();
     if (spec === undefined) return;
-    for (const name of Object.keys(spec.headers ?? {})) {
-      expect(headers.get(name), `${method} ${path} ${status} lacks declared header ${name}`).not.toBeNull();
+    for (const [name, header] of Object.entries(spec.headers ?? {})) {
+      if (header.required !== true) continue;
+      expect(headers.get(name), `${method} ${path} ${status} lacks required header ${name}`).not.toBeNull();
     }
     const json = spec.content?.['application/json'];
     if (json !== undefined) {
       let validate = this.#validators.get(json.schema);
       if (validate === undefined) {
-        validate = this.#ajv.compile(json.schema);
+        // Named schemas are $refs into the document's components: compile with them at hand.
+        validate = this.#ajv.compile({ ...json.schema, components: this.doc.components });
         this.#validators.set(json.schema, validate);
       }
       const ok = validate(JSON.parse(body));

@@ -60,6 +60,8 @@ export function testConfig(database: TestDatabase, extra: Record<string, string>
     CORPDATA_PUBLIC_URL: PUBLIC_URL,
     CORPDATA_SYNC_INTERVAL_MS: '50',
     LOG_LEVEL: 'silent',
+    // Tests burst from one address; the default limit has tests of its own (test/limits.test.ts).
+    CORPDATA_RATE_LIMIT: '1000000/s',
     ...extra,
   });
 }

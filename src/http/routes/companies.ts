@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import type { CompanyRecord } from '../../catalog/catalog.js';
+import type { Catalog, CompanyRecord } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
+import { freeCall } from '../free-call.js';
+import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
 import { CompanyRecordSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 
@@ -38,15 +41,50 @@ const searchSchema = {
   },
 };
 
+const EtagHeader = {
+  ETag: Type.String({ description: 'Strong validator of the catalog: send it back in If-None-Match.' }),
+} as const;
+
+function strongEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
+/** One strong ETag per catalog (a hash of the exact list served), computed once. */
+const etags = new WeakMap<Catalog, string>();
+function etagOf(catalog: Catalog): string {
+  let etag = etags.get(catalog);
+  if (etag === undefined) {
+    etag = strongEtag(catalog.listJson);
+    etags.set(catalog, etag);
+  }
+  return etag;
+}
+
+/** If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" matches "x"; * matches any. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
 const listSchema = {
   operationId: 'listCompanies',
   summary: 'Every company (Beta)',
-  description: 'All companies in one array; served gzip-compressed when the client accepts it. Costs 100 credits.',
+  description:
+    'All companies in one array; served gzip-compressed when the client accepts it. Costs 100 credits. ' +
+    'The answer carries a strong ETag: sent back in If-None-Match while the catalog is unchanged, it gets a free 304.',
   tags: ['companies'],
   security: [{ bearerAuth: [] }],
   querystring: Type.Object({}, { additionalProperties: false }),
   response: {
-    200: companyArray('Every company.'),
+    200: { ...companyArray('Every company.'), headers: { ...CreditHeaders, ...EtagHeader } },
+    304: {
+      description: 'The catalog is unchanged since the ETag given in If-None-Match; nothing was charged.',
+      headers: { ...CreditHeaders, ...EtagHeader },
+      type: 'null',
+    },
     ...commonErrors,
     402: textResponse('Insufficient credits; nothing was charged.', CreditHeaders),
   },
@@ -56,7 +94,7 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: SearchQuery }>(
       '/api/v1/companies/search',
-      { schema: searchSchema, onRequest: authHook(ctx), preValidation: queryGuard },
+      { ...GET_ONLY, schema: searchSchema, onRequest: authHook(ctx), preValidation: queryGuard },
       async (request, reply) => {
         const caller = callerOf(request);
         let records: CompanyRecord[];
@@ -72,14 +110,22 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/api/v1/companies/list',
-      { schema: listSchema, onRequest: authHook(ctx), preValidation: queryGuard },
+      { ...GET_ONLY, schema: listSchema, onRequest: authHook(ctx), preValidation: queryGuard },
       async (request, reply) => {
         const caller = callerOf(request);
         if (caller.mode === 'test') {
+          const list = JSON.stringify(mockList());
+          reply.header('etag', strongEtag(list));
           await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
-          return reply.send(mockList());
+          return reply.type('application/json; charset=utf-8').send(list);
         }
         const catalog = await ctx.catalog();
+        const etag = etagOf(catalog);
+        reply.header('etag', etag);
+        if (matches(request.headers['if-none-match'], etag)) {
+          await freeCall(ctx, reply, caller);
+          return reply.code(304).send();
+        }
         await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
         // The list is serialized and compressed once per catalog, not once per call.
         reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');

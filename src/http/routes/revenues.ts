@@ -10,6 +10,7 @@ import { resolvePeriod } from '../../revenues/revenue-data.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
+import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
 import { CreditHeaders, commonErrors, RevenueRecordSchema, textResponse } from '../schemas.js';
 
@@ -22,10 +23,10 @@ export const RevenuesQuery = Type.Object(
         description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
       }),
     ),
+    // One enum rather than a union of literals: generated clients get one string-union type.
     mic_code: Type.Optional(
-      Type.Union(
-        MIC_CODES.map((m) => Type.Literal(m)),
-        { description: 'one of the Market Identifier Codes listed in the API reference.' },
+      Type.Unsafe<(typeof MIC_CODES)[number]>(
+        Type.String({ enum: [...MIC_CODES], description: 'one of the Market Identifier Codes listed in the API reference.' }),
       ),
     ),
     company_id: Type.Optional(
@@ -82,8 +83,11 @@ const schema = {
   },
 };
 
+/** The identifier parameters alone, as /revenues/periods takes them. */
+export type IdentifierQuery = Omit<RevenuesQuery, 'reporting_period'>;
+
 /** The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code). */
-function lookUp(catalog: Catalog, q: RevenuesQuery): { company: Company | undefined; described: string } {
+export function lookUp(catalog: Catalog, q: IdentifierQuery): { company: Company | undefined; described: string } {
   if (q.company_id !== undefined)
     return { company: catalog.byId(q.company_id.toLowerCase()), described: `company_id ${q.company_id}` };
   if (q.isin !== undefined) return { company: catalog.byIsin(q.isin), described: `ISIN ${q.isin}` };
@@ -95,7 +99,7 @@ function lookUp(catalog: Catalog, q: RevenuesQuery): { company: Company | undefi
   throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');
 }
 
-function identifierOf(q: RevenuesQuery): string {
+export function identifierOf(q: IdentifierQuery): string {
   const id = q.company_id ?? q.isin ?? q.lei ?? (q.ticker === undefined ? undefined : `${q.ticker}@${q.mic_code ?? ''}`);
   if (id === undefined)
     throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');
@@ -106,7 +110,7 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: RevenuesQuery }>(
       '/api/v1/revenues',
-      { schema, onRequest: authHook(ctx), preValidation: queryGuard },
+      { ...GET_ONLY, schema, onRequest: authHook(ctx), preValidation: queryGuard },
       async (request, reply) => {
         const q = request.query;
         const caller = callerOf(request);

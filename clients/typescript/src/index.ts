@@ -1,0 +1,110 @@
+import createClient from 'openapi-fetch';
+import { CorpdataError, type Credits, creditsOf } from './errors.js';
+import { retryingFetch } from './retry.js';
+import type { components, paths } from './schema.js';
+
+export { CorpdataError, type CorpdataErrorKind, type Credits } from './errors.js';
+export { retryAfterSeconds } from './retry.js';
+export type { components, paths } from './schema.js';
+
+export type RevenueRecord = components['schemas']['RevenueRecord'];
+export type CompanyRecord = components['schemas']['CompanyRecord'];
+export type Account = components['schemas']['Account'];
+export type RevenuePeriods = components['schemas']['RevenuePeriods'];
+export type Provenance = components['schemas']['Provenance'];
+export type RevenuesQuery = paths['/api/v1/revenues']['get']['parameters']['query'];
+export type PeriodsQuery = NonNullable<paths['/api/v1/revenues/periods']['get']['parameters']['query']>;
+
+export interface CorpdataOptions {
+  /** The server, e.g. https://corpdata.example.com (no trailing /api/v1). */
+  baseUrl: string;
+  /** An API key from the console, or the public test token. */
+  apiKey: string;
+  /** Retries after 429 or 503, honouring Retry-After (default 3; 0: none). */
+  maxRetries?: number;
+  /** Longest Retry-After waited for, in seconds (default 60). */
+  maxWaitSeconds?: number;
+  fetch?: (input: Request) => Promise<Response>;
+}
+
+/** An answer with the credits it cost, as the server reported them. */
+export interface Answer<T> {
+  data: T;
+  credits: Credits | undefined;
+  requestId: string | null;
+}
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+function unwrap<T>(result: Result<T>, empty?: NonNullable<T>): Answer<NonNullable<T>> {
+  const { response } = result;
+  if (!response.ok) {
+    throw new CorpdataError(response.status, typeof result.error === 'string' ? result.error : '', response);
+  }
+  const data = result.data ?? empty;
+  if (data === undefined || data === null) throw new CorpdataError(response.status, 'Empty answer.', response);
+  return { data, credits: creditsOf(response), requestId: response.headers.get('x-request-id') };
+}
+
+/**
+ * The corpdata API, typed from its OpenAPI document: every method resolves with the body and the
+ * credits it cost, or rejects with a {@link CorpdataError} whose `kind` says why.
+ */
+export function createCorpdataClient(options: CorpdataOptions) {
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+    fetch: retryingFetch({
+      maxRetries: options.maxRetries ?? 3,
+      maxWaitSeconds: options.maxWaitSeconds ?? 60,
+      fetch: options.fetch ?? ((input) => globalThis.fetch(input)),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    }),
+  });
+
+  return {
+    /** The generated openapi-fetch client, for anything the methods below do not cover. */
+    api,
+
+    /** Every revenue data point of a company-period; an empty array for a 204 (a period without a figure). */
+    async revenues(query: RevenuesQuery): Promise<Answer<RevenueRecord[]>> {
+      return unwrap(await api.GET('/api/v1/revenues', { params: { query } }), []);
+    },
+
+    /** The periods a company has data for, most recent first (free). */
+    async periods(query: PeriodsQuery): Promise<Answer<RevenuePeriods>> {
+      return unwrap(await api.GET('/api/v1/revenues/periods', { params: { query } }));
+    },
+
+    async searchCompanies(query: string): Promise<Answer<CompanyRecord[]>> {
+      return unwrap(await api.GET('/api/v1/companies/search', { params: { query: { query } } }));
+    },
+
+    /**
+     * Every company. Give the ETag of the last answer to pay only when the catalog changed:
+     * `data` is then null (304, free).
+     */
+    async listCompanies(ifNoneMatch?: string): Promise<Answer<CompanyRecord[] | null> & { etag: string | null }> {
+      const result = await api.GET('/api/v1/companies/list', {
+        ...(ifNoneMatch === undefined ? {} : { headers: { 'if-none-match': ifNoneMatch } }),
+      });
+      const etag = result.response.headers.get('etag');
+      if (result.response.status === 304) {
+        return { data: null, credits: creditsOf(result.response), requestId: result.response.headers.get('x-request-id'), etag };
+      }
+      return { ...unwrap(result), etag };
+    },
+
+    /** The calling key's account: balance and subscription (free). */
+    async account(): Promise<Answer<Account>> {
+      return unwrap(await api.GET('/api/v1/account'));
+    },
+
+    /** Where a data point comes from; `values` only if the account bought its company-period (free). */
+    async provenance(id: string): Promise<Answer<Provenance>> {
+      return unwrap(await api.GET('/api/v1/trace/{id}', { params: { path: { id } } }));
+    },
+  };
+}
+
+export type CorpdataClient = ReturnType<typeof createCorpdataClient>;

@@ -1,0 +1,221 @@
+/**
+ * Turns the document @fastify/swagger generates from the route schemas into the one served at
+ * /api/v1/openapi.json (DESIGN §11.7), for generated clients and linters: named schemas in
+ * `components` referenced by `$ref` (one `CompanyRecord` type, not one per operation), the headers
+ * every answer carries marked required, the refusals every operation may meet (401's
+ * `WWW-Authenticate`, 429 with `Retry-After`), an example for each parameter and response body,
+ * licence and contact. Route schemas stay the source of truth for validation; this only adds.
+ */
+
+type Json = Record<string, unknown>;
+
+interface Header {
+  description: string;
+  required: boolean;
+  schema: Json;
+  example?: unknown;
+}
+
+/** Schemas that get a name in `components.schemas`, found by the `title` the route schemas give them. */
+const NAMED = new Set(['RevenueRecord', 'CompanyRecord', 'Account', 'RevenuePeriods', 'Provenance']);
+
+const REQUEST_ID: Header = {
+  description: 'Unique id of this request, also in the server log (and in the body of a 500).',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+  example: '3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11',
+};
+
+/** Sent on every API answer unless the operator turned rate limiting off. */
+const RATE_LIMIT_HEADERS: Record<string, Header> = {
+  'RateLimit-Policy': {
+    description: 'The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.',
+    required: false,
+    schema: { type: 'string' },
+    example: '"default";q=100;w=1',
+  },
+  RateLimit: {
+    description: 'Requests r left to the caller now, and t seconds until its quota is full again.',
+    required: false,
+    schema: { type: 'string' },
+    example: '"default";r=99;t=1',
+  },
+};
+
+const RETRY_AFTER: Header = {
+  description: 'Seconds to wait before the next request can pass.',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+  example: 1,
+};
+
+const WWW_AUTHENTICATE: Header = {
+  description: 'The authentication scheme the API expects.',
+  required: true,
+  schema: { type: 'string', const: 'Bearer' },
+  example: 'Bearer',
+};
+
+const TEXT_EXAMPLES: Record<string, string> = {
+  '400':
+    "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+  '401': 'Missing credentials: send the header "Authorization: Bearer <API key>".',
+  '402': 'Insufficient credits: this call costs 25, the balance is 3.',
+  '404': 'No company matches ticker NOPE.',
+  'getProvenance 404': 'No data point has this id.',
+  'getAccount 400': "Unknown parameter 'verbose'.",
+  'listCompanies 400': "Unknown parameter 'page'.",
+  'searchCompanies 400': "Invalid parameter 'query': text of 1 to 100 characters.",
+  'getProvenance 400': "Invalid parameter 'id'.",
+  'getRevenuePeriods 400': "Unknown parameter 'reporting_period'.",
+  '429': 'Too many requests: at most 100 per second; retry in 1 s.',
+  '500': 'Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)',
+};
+
+const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  ticker: 'BETA',
+  mic_code: 'XNYS',
+  company_id: '00000000-0000-4000-8000-000000000002',
+  isin: 'US0378331005',
+  lei: 'HWUPKR0MPOU8FGXBT394',
+  reporting_period: -1,
+  query: 'beta',
+  id: '20000000-0000-4000-8000-000000000003',
+};
+
+const COMPANY = {
+  company_id: '00000000-0000-4000-8000-000000000002',
+  company_name: 'Beta Corporation',
+  ticker: 'BETA',
+  mic_code: 'XNYS',
+  country: 'United States',
+};
+
+function jsonExamples(publicUrl: string): Record<string, unknown> {
+  const point = '20000000-0000-4000-8000-000000000003';
+  return {
+    getRevenues: [
+      {
+        year_of_disclosure: 2024,
+        reporting_period: 2023,
+        metric: 'Total Revenue',
+        value: 8362000000,
+        ccy: 'USD',
+        original_value: 8362000000,
+        original_ccy: 'USD',
+        company_id: COMPANY.company_id,
+        document_id: '10000000-0000-4000-8000-000000000003',
+        traceability_source_url: `${publicUrl}/trace/${point}`,
+      },
+    ],
+    getRevenuePeriods: { company_id: COMPANY.company_id, reporting_periods: [2024, 2023, 2022] },
+    searchCompanies: [COMPANY],
+    listCompanies: [COMPANY],
+    getAccount: { account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93', balance: 975, subscription: 'revenues' },
+    getProvenance: {
+      data_point_id: point,
+      company_id: COMPANY.company_id,
+      company_name: COMPANY.company_name,
+      metric: 'Total Revenue',
+      concept: 'Revenues',
+      reporting_period: 2023,
+      document: {
+        document_id: '10000000-0000-4000-8000-000000000003',
+        title: 'Beta Form 10-K 2023',
+        source_url: 'https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2023.htm',
+        published_on: '2024-02-20',
+        status: 'processed',
+      },
+      original_ccy: 'EUR',
+      values_included: true,
+      values: {
+        value: 8362000000,
+        ccy: 'USD',
+        original_value: 7742592593,
+        original_ccy: 'EUR',
+        fx_rate: '1.08',
+        fx_source: 'ECB yearly average 2023',
+      },
+      traceability_source_url: `${publicUrl}/trace/${point}`,
+    },
+  };
+}
+
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Replaces every named schema by a `$ref`, collecting it (once) into `schemas`. */
+function hoist(node: unknown, schemas: Json): unknown {
+  if (Array.isArray(node)) return node.map((n) => hoist(n, schemas));
+  if (node === null || typeof node !== 'object') return node;
+  const object = node as Json;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(object)) out[key] = hoist(value, schemas);
+  const title = object.title;
+  if (typeof title === 'string' && NAMED.has(title)) {
+    schemas[title] = out;
+    return { $ref: `#/components/schemas/${title}` };
+  }
+  return out;
+}
+
+/** Marks the declared headers required (each route declares only what it always sends) and adds the common ones. */
+function finishResponse(operationId: string, status: string, response: Json, example: unknown): Json {
+  const headers: Record<string, Header> = {};
+  for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Header>)) {
+    headers[name] = { ...header, required: true };
+  }
+  headers['X-Request-Id'] = REQUEST_ID;
+  if (status === '401') headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
+  if (status === '429') headers['Retry-After'] = RETRY_AFTER;
+  Object.assign(headers, RATE_LIMIT_HEADERS);
+  const content = response.content as Record<string, Json> | undefined;
+  if (content !== undefined) {
+    for (const [type, media] of Object.entries(content)) {
+      const value = type === 'application/json' ? example : (TEXT_EXAMPLES[`${operationId} ${status}`] ?? TEXT_EXAMPLES[status]);
+      if (value !== undefined) media.example = value;
+    }
+  }
+  return { ...response, headers };
+}
+
+const TOO_MANY = {
+  description: 'Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged.',
+  content: { 'text/plain': { schema: { type: 'string', description: 'Plain-text explanation.' } } },
+};
+
+/** The served document for a server whose public base URL is `publicUrl`. */
+export function finishDocument(generated: object, publicUrl: string): object {
+  const doc = clone(generated) as Json & {
+    info: Json;
+    paths: Record<string, Record<string, Json>>;
+    components?: Json;
+  };
+  const examples = jsonExamples(publicUrl);
+  doc.info = {
+    ...doc.info,
+    contact: { name: 'corpdata operator', url: `${publicUrl}/` },
+    license: { name: 'Proprietary: data served under the terms of each account', url: `${publicUrl}/` },
+  };
+  doc.servers = [{ url: publicUrl, description: 'This corpdata instance' }];
+  for (const methods of Object.values(doc.paths)) {
+    for (const operation of Object.values(methods)) {
+      const responses: Record<string, Json> = { ...(operation.responses as Record<string, Json>), '429': clone(TOO_MANY) };
+      const operationId = String(operation.operationId);
+      for (const [status, response] of Object.entries(responses)) {
+        responses[status] = finishResponse(operationId, status, response, examples[operationId]);
+      }
+      operation.responses = responses;
+      for (const parameter of (operation.parameters ?? []) as Json[]) {
+        const example = PARAMETER_EXAMPLES[String(parameter.name)];
+        if (example !== undefined) parameter.example = example;
+      }
+    }
+  }
+  const schemas: Json = {};
+  doc.paths = hoist(doc.paths, schemas) as typeof doc.paths;
+  doc.components = { ...(doc.components ?? {}), schemas };
+  doc.info.description = `${String(doc.info.description ?? '')} Only GET reaches the API: any other method gets 405 with Allow: GET.`;
+  return doc;
+}

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { loadProvenance, ProvenanceSchema } from '../../trace/provenance.js';
+import { authHook, callerOf } from '../auth-hook.js';
+import { ApiError } from '../errors.js';
+import { freeCall } from '../free-call.js';
+import { GET_ONLY } from '../method-discipline.js';
+import { queryGuard } from '../query-guard.js';
+import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
+
+const schema = {
+  operationId: 'getProvenance',
+  summary: 'Where a data point comes from: its document, source, date, currency and FX rate',
+  description:
+    'The id is the last segment of a traceability_source_url. Free (X-Credit-Cost: 0). Anyone with a key sees the source; ' +
+    'the figures (USD value, original value, FX rate and its source) only an account that bought the company-period.',
+  tags: ['revenues'],
+  security: [{ bearerAuth: [] }],
+  params: Type.Object({ id: Type.String({ format: 'uuid', description: 'a data point id (a UUID).' }) }),
+  querystring: Type.Object({}, { additionalProperties: false }),
+  response: {
+    200: {
+      description: 'The provenance of the data point; values is null unless the account bought its company-period.',
+      headers: CreditHeaders,
+      content: { 'application/json': { schema: ProvenanceSchema } },
+    },
+    ...commonErrors,
+    404: textResponse('No data point has this id.'),
+  },
+};
+
+/** `GET /api/v1/trace/{id}` (DESIGN §11.3): the traceability page's facts as JSON, for a key. */
+export function provenanceRoute(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Params: { id: string } }>(
+      '/api/v1/trace/:id',
+      { ...GET_ONLY, schema, onRequest: authHook(ctx), preValidation: queryGuard },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const accountId = caller.mode === 'account' ? caller.accountId : undefined;
+        const provenance = await loadProvenance(ctx.db.kysely, request.params.id, accountId, ctx.config.publicUrl);
+        if (provenance === undefined) throw new ApiError('not_found', 'No data point has this id.');
+        await freeCall(ctx, reply, caller);
+        return reply.send(provenance);
+      },
+    );
+  };
+}

@@ -1,0 +1,113 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { CURRENCIES } from '../revenues/currencies.js';
+import { hasBought, loadTraceFacts, loadTraceValues, type TraceFacts, type TraceValues } from './trace-query.js';
+
+const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
+
+/**
+ * A data point's provenance as JSON (DESIGN §11.3): where it comes from, for anyone; what it is
+ * worth, only for an account that bought its company-period (`values` is null otherwise).
+ */
+export const ProvenanceSchema = Type.Object(
+  {
+    data_point_id: Type.String({ format: 'uuid' }),
+    company_id: Type.String({ format: 'uuid' }),
+    company_name: Type.String(),
+    metric: Type.Literal('Total Revenue'),
+    concept: Type.Union([Type.String(), Type.Null()], {
+      description: "The source's own name for the figure (e.g. an XBRL concept) where the import recorded one; null otherwise.",
+    }),
+    reporting_period: Type.Integer(),
+    document: Type.Object(
+      {
+        document_id: Type.String({ format: 'uuid' }),
+        title: Type.String(),
+        source_url: Type.String({ description: 'Where the source document is published.' }),
+        published_on: Type.String({ format: 'date' }),
+        status: Type.Union([Type.Literal('processed'), Type.Literal('pending'), Type.Literal('failed')]),
+      },
+      { additionalProperties: false },
+    ),
+    original_ccy: Currency,
+    values_included: Type.Boolean({ description: 'True when the caller’s account bought this company-period.' }),
+    values: Type.Union(
+      [
+        Type.Object(
+          {
+            value: Type.Integer({ description: 'Total revenue in USD.' }),
+            ccy: Type.Literal('USD'),
+            original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'As reported, in original_ccy.' }),
+            original_ccy: Currency,
+            fx_rate: Type.String({ description: 'USD per unit of original_ccy, an exact decimal; "1" for USD.' }),
+            fx_source: Type.String({ description: 'Where the FX rate comes from.' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The figures; null unless the caller’s account bought this company-period.' },
+    ),
+    traceability_source_url: Type.String({ format: 'uri', description: 'The human-readable page of this data point.' }),
+  },
+  { additionalProperties: false, title: 'Provenance' },
+);
+export type Provenance = Static<typeof ProvenanceSchema>;
+
+export function provenanceOf(facts: TraceFacts, values: TraceValues | undefined, publicUrl: string): Provenance {
+  const d = facts.document;
+  return {
+    data_point_id: facts.pointId,
+    company_id: facts.companyId,
+    company_name: facts.companyName,
+    metric: 'Total Revenue',
+    concept: null,
+    reporting_period: facts.period,
+    document: {
+      document_id: d.documentId,
+      title: d.title,
+      source_url: d.sourceUrl,
+      published_on: d.publishedOn,
+      status: d.status,
+    },
+    original_ccy: facts.originalCcy as Provenance['original_ccy'],
+    values_included: values !== undefined,
+    values:
+      values === undefined
+        ? null
+        : {
+            value: values.valueUsd,
+            ccy: 'USD',
+            original_value: values.originalValue,
+            original_ccy: values.originalCcy as Provenance['original_ccy'],
+            fx_rate: values.fxRate,
+            fx_source: values.fxSource,
+          },
+    traceability_source_url: `${publicUrl}/trace/${facts.pointId}`,
+  };
+}
+
+/**
+ * The provenance of a data point as `accountId` may see it (undefined: a visitor), or undefined
+ * for an unknown id.
+ */
+export async function loadProvenance(
+  db: Kysely<Database>,
+  pointId: string,
+  accountId: string | undefined,
+  publicUrl: string,
+): Promise<Provenance | undefined> {
+  const facts = await loadTraceFacts(db, pointId.toLowerCase());
+  if (facts === undefined) return undefined;
+  const bought = accountId !== undefined && (await hasBought(db, accountId, facts.companyId, facts.period));
+  const values = bought ? (await loadTraceValues(db, facts.companyId, facts.period)).get(facts.pointId) : undefined;
+  return provenanceOf(facts, values, publicUrl);
+}
+
+/** True when the client asks for JSON rather than a page (browsers always list text/html). */
+export function wantsJson(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
+  return types.includes('application/json') && !types.includes('text/html');
+}

@@ -1,0 +1,136 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_TOKEN } from '../src/auth/test-token.js';
+import type { Response } from './support/api-client.js';
+import { dialects } from './support/dialects.js';
+import { startApp, type TestApp } from './support/test-app.js';
+
+const SEARCH = '/api/v1/companies/search?query=beta';
+
+function expectLimitHeaders(res: Response, quota: number, window: number): void {
+  expect(res.headers.get('ratelimit-policy')).toBe(`"default";q=${quota};w=${window}`);
+  expect(res.headers.get('ratelimit')).toMatch(/^"default";r=[0-9]+;t=[0-9]+$/);
+}
+
+describe.each(dialects())('rate limits (%s)', (dialect) => {
+  describe('5 requests a second', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '5/s' } });
+    });
+    afterAll(() => t.close());
+    afterEach(() => t.expectLedgersBalance());
+
+    it('refuses a burst beyond the limit with 429 and Retry-After, free, then serves again', async () => {
+      const a = await t.account({ credits: 100 });
+      const burst = await Promise.all(Array.from({ length: 12 }, () => t.get(SEARCH, a.key)));
+      const passed = burst.filter((r) => r.status === 200);
+      const refused = burst.filter((r) => r.status === 429);
+      expect(passed.length + refused.length).toBe(12);
+      expect(passed.length).toBeGreaterThanOrEqual(5);
+      expect(passed.length).toBeLessThanOrEqual(6); // the burst, plus at most one refilled token
+      for (const r of refused) {
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+        expect(r.text).toMatch(/^Too many requests: at most 5 per second; retry in [0-9]+ s\.$/);
+        expect(r.cost).toBeNull(); // not billed: no credit headers, nothing charged
+        expectLimitHeaders(r, 5, 1);
+        expect(r.headers.get('ratelimit')).toMatch(/r=0;/);
+      }
+      const retryAfter = Math.max(...refused.map((r) => Number(r.headers.get('retry-after'))));
+      await new Promise((r) => setTimeout(r, retryAfter * 1000));
+      const restored = await t.get('/api/v1/account', a.key);
+      expect(restored.status).toBe(200);
+      // Only the calls that passed were charged, 1 credit each.
+      expect(restored.json()).toMatchObject({ balance: 100 - passed.length });
+      const rows = await t.db.kysely.selectFrom('ledger').select('amount').where('account_id', '=', a.accountId).execute();
+      expect(rows).toHaveLength(1 + passed.length);
+    });
+
+    it('counts per key: one key over its limit does not slow another', async () => {
+      const a = await t.account();
+      const b = await t.account();
+      await Promise.all(Array.from({ length: 8 }, () => t.get('/api/v1/account', a.key)));
+      expect((await t.get('/api/v1/account', a.key)).status).toBe(429);
+      expect((await t.get('/api/v1/account', b.key)).status).toBe(200);
+    });
+
+    it('counts requests without a valid key per client address, made-up keys included', async () => {
+      await new Promise((r) => setTimeout(r, 1100)); // a full bucket for this address
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => t.get('/api/v1/account', i % 2 === 0 ? null : `made.up.key${i}`)),
+      );
+      expect(answers.filter((r) => r.status === 401).length).toBeLessThanOrEqual(6);
+      expect(answers.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(2);
+      // The published test token is shared by everyone: it counts per address too.
+      expect((await t.get('/api/v1/account', TEST_TOKEN)).status).toBe(429);
+      const a = await t.account();
+      expect((await t.get('/api/v1/account', a.key)).status).toBe(200);
+    });
+
+    it('sends the RateLimit headers on every API answer, and none on pages', async () => {
+      await new Promise((r) => setTimeout(r, 1100));
+      const a = await t.account({ credits: 0 });
+      const answers = [
+        await t.get('/api/v1/account', a.key), // 200
+        await t.get('/api/v1/account?x=1', a.key), // 400
+        await t.get(SEARCH, a.key), // 402
+        await t.get('/api/v1/revenues/periods?ticker=NOPE', a.key), // 404
+      ];
+      expect(answers.map((r) => r.status)).toEqual([200, 400, 402, 404]);
+      const remaining = answers.map((r) => Number(/r=([0-9]+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]));
+      for (const r of answers) expectLimitHeaders(r, 5, 1);
+      expect(remaining[0]).toBeGreaterThan(remaining[3] ?? 99);
+      const page = await fetch(`${t.url}/`);
+      expect(page.headers.get('ratelimit-policy')).toBeNull();
+    });
+  });
+
+  it('on by default: 100 requests a second per key', async () => {
+    const t = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '' } });
+    try {
+      const a = await t.account();
+      const first = await t.get('/api/v1/account', a.key);
+      expectLimitHeaders(first, 100, 1);
+      // Raw requests, as fast as they go: what passes is the burst of 100 plus the refill meanwhile,
+      // so any server faster than 112 requests a second refuses some of these 1000.
+      const started = performance.now();
+      const burst = await Promise.all(
+        Array.from({ length: 1000 }, () =>
+          fetch(`${t.url}/api/v1/account`, { headers: { authorization: `Bearer ${a.key}` } }).then((r) => r.status),
+        ),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const passed = burst.filter((s) => s === 200).length;
+      expect(passed + burst.filter((s) => s === 429).length).toBe(1000);
+      expect(passed).toBeGreaterThanOrEqual(100);
+      expect(passed).toBeLessThanOrEqual(100 + Math.ceil(100 * seconds));
+      expect(passed, `${seconds} s`).toBeLessThan(1000);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('N/min refills over the minute, and off sends no limit headers', async () => {
+    const perMinute = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '3/min' } });
+    try {
+      const a = await perMinute.account();
+      for (let i = 0; i < 3; i++) expect((await perMinute.get('/api/v1/account', a.key)).status).toBe(200);
+      const refused = await perMinute.get('/api/v1/account', a.key);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(19);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(20);
+      expectLimitHeaders(refused, 3, 60);
+    } finally {
+      await perMinute.close();
+    }
+    const off = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: 'off' } });
+    try {
+      const a = await off.account();
+      const res = await off.get('/api/v1/account', a.key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBeNull();
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TEST_TOKEN } from '../src/auth/test-token.js';
+import { dialects } from './support/dialects.js';
+import { startApp, type TestApp } from './support/test-app.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const README = readFileSync(`${ROOT}README.md`, 'utf8');
+const README_URL = 'http://localhost:8080';
+
+/** The fenced block after `<!-- first-call: NAME -->` in the README. */
+function example(name: string): string {
+  const match = new RegExp(`<!-- first-call: ${name} -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\\n\`\`\``).exec(README);
+  if (match?.[1] === undefined) throw new Error(`README has no first-call example for ${name}`);
+  return match[1];
+}
+
+function run(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }),
+    );
+  });
+}
+
+/** Every example prints the cost, the balance, then one line per record. */
+function expectMockAnswer(lines: string[], baseUrl: string): void {
+  expect(lines[0]).toBe('cost 0 balance 0');
+  expect(lines.length).toBeGreaterThan(1);
+  for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^2025 [0-9]+ USD ${baseUrl}/trace/[0-9a-f-]{36}$`));
+}
+
+describe.each(dialects())("the README's first call, run against a live server (%s)", (dialect) => {
+  let t: TestApp;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    t = await startApp(dialect, { env: { CORPDATA_PUBLIC_URL: '' } });
+    env = { CORPDATA_KEY: TEST_TOKEN };
+  });
+  afterAll(() => t.close());
+  const live = (code: string) => code.replaceAll(README_URL, t.url);
+  /** Links name the server's own address: http://localhost and the port it listens on. */
+  const linkBase = () => `http://localhost:${new URL(t.url).port}`;
+
+  it('in curl', async () => {
+    const { code, stdout, stderr } = await run('sh', ['-c', live(example('curl'))], env);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const records = JSON.parse(stdout) as Array<{ reporting_period: number; traceability_source_url: string }>;
+    expect(records[0]?.reporting_period).toBe(2025);
+    expect(records[0]?.traceability_source_url.startsWith(`${linkBase()}/trace/`)).toBe(true);
+  });
+
+  it('in Python, standard library only', async () => {
+    const { code, stdout, stderr } = await run('python3', ['-I', '-c', live(example('python'))], env);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expectMockAnswer(stdout.trim().split('\n'), linkBase());
+  });
+
+  it('in TypeScript, with the typed client', async () => {
+    const file = `${ROOT}.readme-first-call-${process.pid}-${dialect}.ts`;
+    writeFileSync(file, live(example('typescript')));
+    const lines: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      lines.push(args.map(String).join(' '));
+    });
+    vi.stubEnv('CORPDATA_KEY', TEST_TOKEN);
+    try {
+      await import(file);
+    } finally {
+      log.mockRestore();
+      vi.unstubAllEnvs();
+      rmSync(file, { force: true });
+    }
+    expectMockAnswer(lines, linkBase());
+  });
+});

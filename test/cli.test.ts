@@ -38,7 +38,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(Object.keys(account).sort()).toEqual(['account_id', 'balance', 'email']);
     expect(account).toMatchObject({ email: `Ops-${dialect}@Example.com`, balance: 50 });
     const byEmail = await corpdata(['accounts', 'show', account.email.toLowerCase()], env);
-    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues' });
+    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues', subscriptions: ['revenues', 'ghg'] });
     const byId = await corpdata(['accounts', 'show', account.account_id], env);
     expect(byId.json()).toEqual(byEmail.json());
     const granted = await corpdata(['credits', 'grant', account.email, '25'], env);
@@ -47,6 +47,22 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(noSub.json()).toMatchObject({ balance: 0 });
     expect((await corpdata(['accounts', 'show', `nosub-${dialect}@example.com`], env)).json()).toMatchObject({
       subscription: 'none',
+      subscriptions: [],
+    });
+    const ghgOnly = await corpdata(['accounts', 'create', '--email', `ghg-${dialect}@example.com`, '--subscriptions', 'ghg'], env);
+    expect(ghgOnly.code, ghgOnly.stderr).toBe(0);
+    expect((await corpdata(['accounts', 'show', `ghg-${dialect}@example.com`], env)).json()).toMatchObject({
+      subscription: 'none',
+      subscriptions: ['ghg'],
+    });
+    const both = await corpdata(
+      ['accounts', 'create', '--email', `both-${dialect}@example.com`, '--subscriptions', 'ghg,revenues'],
+      env,
+    );
+    expect(both.code, both.stderr).toBe(0);
+    expect((await corpdata(['accounts', 'show', `both-${dialect}@example.com`], env)).json()).toMatchObject({
+      subscription: 'revenues',
+      subscriptions: ['revenues', 'ghg'],
     });
   });
 
@@ -58,6 +74,8 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
       ['accounts', 'create', '--email', 'not-an-email'],
       ['accounts', 'create', '--email', `Ärger-${dialect}@example.com`],
       ['accounts', 'create', '--email', `x-${dialect}@example.com`, '--credits', '-5'],
+      ['accounts', 'create', '--email', `s-${dialect}@example.com`, '--subscriptions', 'revenues,carbon'],
+      ['accounts', 'create', '--email', `t-${dialect}@example.com`, '--no-subscription', '--subscriptions', 'ghg'],
       ['accounts', 'show', 'nobody@example.com'],
       ['credits', 'grant', `dup-${dialect}@example.com`, '0'],
       ['credits', 'grant', `dup-${dialect}@example.com`, 'ten'],

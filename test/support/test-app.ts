@@ -34,11 +34,20 @@ export interface TestApp {
   app: FastifyInstance;
   /** GET over real HTTP; every API response is checked against the OpenAPI document. */
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
-  account(options?: { credits?: number; subscription?: Subscription; password?: string }): Promise<TestAccount>;
+  /** An account with a key; it holds every subscription unless `subscription` or `subscriptions` says otherwise. */
+  account(options?: AccountOptions): Promise<TestAccount>;
   /** Asserts that every account's ledger sums to its balance. */
   expectLedgersBalance(): Promise<void>;
   /** Checks the ledgers once more, then stops the app and drops its database. */
   close(): Promise<void>;
+}
+
+export interface AccountOptions {
+  credits?: number;
+  /** The single subscription of old: `revenues` only, or `none`. */
+  subscription?: Subscription;
+  subscriptions?: readonly string[];
+  password?: string;
 }
 
 let counter = 0;
@@ -89,13 +98,17 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const get = (path: string, key?: string | null, headers: Record<string, string> = {}): Promise<Response> =>
     apiGet(url, path, key, headers);
 
-  const account = async (o: { credits?: number; subscription?: Subscription; password?: string } = {}): Promise<TestAccount> => {
+  const account = async (o: AccountOptions = {}): Promise<TestAccount> => {
     counter += 1;
     const email = `user${counter}-${Date.now()}@example.com`;
     const a = await createAccount(db.kysely, {
       email,
       credits: o.credits ?? 1000,
-      subscription: o.subscription ?? 'revenues',
+      ...(o.subscriptions !== undefined
+        ? { subscriptions: o.subscriptions }
+        : o.subscription !== undefined
+          ? { subscriptions: o.subscription === 'none' ? [] : ['revenues'] }
+          : {}),
       ...(o.password === undefined ? {} : { password: o.password }),
       now: new Date(),
     });

@@ -49,7 +49,10 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
       subscription: 'none',
       subscriptions: [],
     });
-    const ghgOnly = await corpdata(['accounts', 'create', '--email', `ghg-${dialect}@example.com`, '--subscriptions', 'ghg'], env);
+    const ghgOnly = await corpdata(
+      ['accounts', 'create', '--email', `ghg-${dialect}@example.com`, '--subscriptions', 'ghg'],
+      env,
+    );
     expect(ghgOnly.code, ghgOnly.stderr).toBe(0);
     expect((await corpdata(['accounts', 'show', `ghg-${dialect}@example.com`], env)).json()).toMatchObject({
       subscription: 'none',

@@ -15,6 +15,8 @@ import { apiGet, type Response } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
+/** Emission figures (and their reports) for companies of the fixture bundle; import it after that one. */
+export const GHG_BUNDLE = fileURLToPath(new URL('../fixtures/ghg-bundle', import.meta.url));
 export const TEST_SECRET = 'corpdata-test-secret-0123456789abcdef';
 export const PUBLIC_URL = 'http://corpdata.test';
 
@@ -76,6 +78,8 @@ export function testConfig(database: TestDatabase, extra: Record<string, string>
 export interface StartOptions {
   /** The bundle to load: the fixture by default, null for none. */
   bundle?: string | null;
+  /** Further bundles to import after it, in order. */
+  more?: readonly string[];
   /** Configuration on top of {@link testConfig}'s. */
   env?: Record<string, string>;
   clock?: () => Date;
@@ -90,6 +94,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const { db } = await openDatabase(config);
   const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
   if (bundle !== null) await importBundle(db.kysely, bundle);
+  for (const next of options.more ?? []) await importBundle(db.kysely, next);
   const app = await buildApp({ config, db, logTo: options.logTo ?? false, ...(options.clock ? { clock: options.clock } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

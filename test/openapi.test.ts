@@ -52,8 +52,30 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(CURRENCIES.every((c) => body.includes(`"${c}"`))).toBe(true);
   });
 
-  it('documents the company endpoints', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1/companies/list', '/api/v1/companies/search', '/api/v1/revenues']);
+  it('documents the company endpoints and the datasets', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/companies/list',
+      '/api/v1/companies/search',
+      '/api/v1/ghg-emissions',
+      '/api/v1/ghg-intensity',
+      '/api/v1/revenues',
+    ]);
+  });
+
+  it.each([
+    ['/api/v1/ghg-emissions', 'getGhgEmissions', ['scope', 'tCO2e', 'year_of_disclosure']],
+    ['/api/v1/ghg-intensity', 'getGhgIntensity', ['emissions_document_id', 'revenue_document_id', 'tCO2e/USD million']],
+  ])('describes %s like /revenues: parameters, every status, credit headers, its records', (path, operationId, fields) => {
+    const op = doc.paths[path]?.get;
+    const revenues = doc.paths['/api/v1/revenues']?.get;
+    expect(op?.operationId).toBe(operationId);
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(['200', '204', '400', '401', '402', '403', '404', '500']);
+    for (const status of ['200', '204', '402', '403']) {
+      expect(Object.keys(op?.responses[status]?.headers ?? {}).sort(), status).toEqual(['X-Credit-Balance', 'X-Credit-Cost']);
+    }
+    expect(op?.parameters).toEqual(revenues?.parameters);
+    const body = JSON.stringify(op?.responses['200']?.content);
+    for (const field of fields) expect(body).toContain(`"${field}"`);
   });
 
   it('renders the reference page from the same document', async () => {

@@ -44,6 +44,8 @@ export interface Dataset<R = unknown> {
     summary: string;
     description: string;
     tag: string;
+    /** What the OpenAPI document says of the tag (the first dataset of a tag says it). */
+    tagDescription: string;
     ok: string;
     noData: string;
     forbidden: string;

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { TEST_TOKEN } from '../auth/test-token.js';
+import { DATASETS } from '../datasets/registry.js';
 
 /** Registers OpenAPI generation; must run before the routes are added. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
@@ -21,7 +22,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         },
       },
       tags: [
-        { name: 'revenues', description: 'Revenue data points' },
+        ...new Map(DATASETS.map((d) => [d.route.tag, { name: d.route.tag, description: d.route.tagDescription }])).values(),
         { name: 'companies', description: 'Company identification' },
       ],
     },

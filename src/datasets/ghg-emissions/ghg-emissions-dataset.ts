@@ -24,6 +24,7 @@ export const ghgEmissions: Dataset<GhgEmissionRecord> = {
       'Every figure as first reported and restated, ordered by scope, then year_of_disclosure, then document_id. ' +
       'Costs 25 credits for the first access to a company-period, 1 for a repeat, 1 for a 204; errors are free. Needs the ghg subscription.',
     tag: 'ghg',
+    tagDescription: 'Greenhouse-gas emissions (Scope 1, 2, 3) and their intensity per USD million of revenue',
     ok: 'Every emission figure of the company-period (first reported and restated), in tCO2e.',
     noData: 'The period is covered by a report with emission figures, but none for this period.',
     forbidden: 'The account has no subscription to the GHG datasets.',

@@ -19,6 +19,7 @@ export const ghgIntensity: Dataset<GhgIntensityRecord> = {
       '(the latest of each): emissions ÷ (USD revenue ÷ 1,000,000), rounded half away from zero to 3 decimals. ' +
       'Its own purchase (buying the absolute figures does not buy it): 25 credits first access, 1 repeat, 1 for a 204. Needs the ghg subscription.',
     tag: 'ghg',
+    tagDescription: 'Greenhouse-gas emissions (Scope 1, 2, 3) and their intensity per USD million of revenue',
     ok: 'One intensity per scope that has both an emission and a revenue figure.',
     noData: 'The period is covered, but its emission or its revenue figures are missing.',
     forbidden: 'The account has no subscription to the GHG datasets.',

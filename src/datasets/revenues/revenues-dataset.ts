@@ -19,6 +19,7 @@ export const revenues: Dataset<RevenueRecord> = {
       'Identifier precedence: company_id > isin > lei > ticker (+ mic_code). Lower identifiers given beside a higher one are validated, then ignored. ' +
       'Costs 25 credits for the first access to a company-period, 1 for a repeat, 1 for a 204; errors are free.',
     tag: 'revenues',
+    tagDescription: 'Revenue data points',
     ok: 'Every revenue data point of the company-period (first reported and restated).',
     noData: 'The company and period exist but no revenue figure was published for it.',
     forbidden: 'The account has no subscription to the revenues dataset.',

@@ -69,6 +69,19 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     });
   });
 
+  it('refuses an unknown subscription, and --no-subscription beside --subscriptions, in one line on stderr', async () => {
+    for (const args of [
+      ['accounts', 'create', '--email', `s-${dialect}@example.com`, '--subscriptions', 'revenues,carbon'],
+      ['accounts', 'create', '--email', `t-${dialect}@example.com`, '--no-subscription', '--subscriptions', 'ghg'],
+    ]) {
+      const r = await corpdata(args, env);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(/^corpdata: [^\n]*subscription[^\n]*\n$/);
+    }
+    expect((await corpdata(['accounts', 'show', `s-${dialect}@example.com`], env)).code).not.toBe(0);
+  });
+
   it('fails clearly on stderr with a non-zero exit and nothing on stdout', async () => {
     await corpdata(['accounts', 'create', '--email', `dup-${dialect}@example.com`], env);
     const cases = [
@@ -77,8 +90,6 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
       ['accounts', 'create', '--email', 'not-an-email'],
       ['accounts', 'create', '--email', `Ärger-${dialect}@example.com`],
       ['accounts', 'create', '--email', `x-${dialect}@example.com`, '--credits', '-5'],
-      ['accounts', 'create', '--email', `s-${dialect}@example.com`, '--subscriptions', 'revenues,carbon'],
-      ['accounts', 'create', '--email', `t-${dialect}@example.com`, '--no-subscription', '--subscriptions', 'ghg'],
       ['accounts', 'show', 'nobody@example.com'],
       ['credits', 'grant', `dup-${dialect}@example.com`, '0'],
       ['credits', 'grant', `dup-${dialect}@example.com`, 'ten'],

@@ -23,6 +23,11 @@ export interface TracePoint {
   readonly subject: { companyId: string; period: number };
   /** The HTML page of `/trace/{id}`. */
   page(access: TraceAccess, publicUrl: string): Promise<string>;
+  /**
+   * The same facts as data, for a machine-readable provenance answer. No route serves it yet:
+   * the slot is here so that such an answer, when added, asks each dataset as the page does.
+   */
+  provenance?(access: TraceAccess, publicUrl: string): Promise<Record<string, unknown>>;
 }
 
 /**

@@ -3,7 +3,6 @@ import type { Catalog } from './catalog/catalog.js';
 import type { Config } from './config.js';
 import type { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
-import type { RevenueCache } from './revenues/revenue-data.js';
 
 /** Everything a request handler may use, built once by {@link buildApp} from a config. */
 export interface AppContext {
@@ -12,7 +11,8 @@ export interface AppContext {
   readonly clock: () => Date;
   /** The current catalog; rebuilt after an import anywhere moves the data version. */
   catalog(): Promise<Catalog>;
-  readonly revenues: RevenueCache;
+  /** Registers what to drop (a dataset's cache) when an import anywhere moves the data version. */
+  onDataChange(listener: () => void): void;
   readonly verifier: KeyVerifier;
   readonly billing: Biller;
   /** True when the key's last-use stamp is due (at most once a minute), to keep writes rare. */

@@ -9,6 +9,7 @@ import { CatalogHolder } from './catalog/catalog-holder.js';
 import type { Config } from './config.js';
 import { consoleRoutes } from './console/routes.js';
 import { Biller } from './credits/charge.js';
+import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
@@ -16,15 +17,13 @@ import { installErrorHandling } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods } from './http/method-discipline.js';
 import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
+import { datasetRoute } from './http/routes/dataset-route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
-import { periodsRoute } from './http/routes/periods.js';
 import { provenanceRoute } from './http/routes/provenance.js';
-import { revenuesRoute } from './http/routes/revenues.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, rateLimitHook } from './limits/rate-limit-hook.js';
-import { loadCompanyRevenues, RevenueCache } from './revenues/revenue-data.js';
 import { traceRoutes } from './trace/trace-route.js';
 
 export interface BuildAppOptions {
@@ -91,7 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const secret = await signingSecret(db.kysely, config.secret);
   const verifier = new KeyVerifier(db.kysely, secret, clock);
-  const revenues = new RevenueCache((companyId) => loadCompanyRevenues(db.kysely, companyId, config.publicUrl));
+  const dataListeners: Array<() => void> = [];
   const catalog = new CatalogHolder(() => loadCatalog(db.kysely));
   const lastTouch = new Map<string, number>();
   const ctx: AppContext = {
@@ -99,7 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db,
     clock,
     catalog: () => catalog.get(),
-    revenues,
+    onDataChange: (listener) => dataListeners.push(listener),
     verifier,
     billing: new Biller(db),
     keyUseDue: (keyId) => {
@@ -119,7 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (name === 'auth') verifier.invalidate();
     if (name === 'data') {
       catalog.invalidate();
-      revenues.clear();
+      for (const listener of dataListeners) listener();
     }
   });
   await watcher.start();
@@ -135,8 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (config.rateLimit !== null) app.addHook('onRequest', rateLimitHook(ctx, config.rateLimit));
   const apiPaths = collectApiPaths(app, API_PREFIX);
   await registerOpenApi(app, config);
-  await app.register(revenuesRoute(ctx));
-  await app.register(periodsRoute(ctx));
+  for (const dataset of DATASETS) await app.register(datasetRoute(ctx, dataset));
   await app.register(companiesRoutes(ctx));
   await app.register(accountRoute(ctx));
   await app.register(provenanceRoute(ctx));

@@ -15,7 +15,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     env = { CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off', CORPDATA_SYNC_INTERVAL_MS: '100' };
     const migrated = await corpdata(['migrate'], env);
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.json()).toEqual({ migrated: ['001-initial'], seeded: null });
+    expect(migrated.json()).toEqual({ migrated: ['001-initial', '003-datasets'], seeded: null });
     const imported = await corpdata(['import', FIXTURE_BUNDLE], env);
     expect(imported.code, imported.stderr).toBe(0);
     server = await startServer(env, await freePort());
@@ -38,7 +38,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(Object.keys(account).sort()).toEqual(['account_id', 'balance', 'email']);
     expect(account).toMatchObject({ email: `Ops-${dialect}@Example.com`, balance: 50 });
     const byEmail = await corpdata(['accounts', 'show', account.email.toLowerCase()], env);
-    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues' });
+    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues', subscriptions: ['revenues', 'ghg'] });
     const byId = await corpdata(['accounts', 'show', account.account_id], env);
     expect(byId.json()).toEqual(byEmail.json());
     const granted = await corpdata(['credits', 'grant', account.email, '25'], env);
@@ -47,7 +47,39 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(noSub.json()).toMatchObject({ balance: 0 });
     expect((await corpdata(['accounts', 'show', `nosub-${dialect}@example.com`], env)).json()).toMatchObject({
       subscription: 'none',
+      subscriptions: [],
     });
+    const ghgOnly = await corpdata(
+      ['accounts', 'create', '--email', `ghg-${dialect}@example.com`, '--subscriptions', 'ghg'],
+      env,
+    );
+    expect(ghgOnly.code, ghgOnly.stderr).toBe(0);
+    expect((await corpdata(['accounts', 'show', `ghg-${dialect}@example.com`], env)).json()).toMatchObject({
+      subscription: 'none',
+      subscriptions: ['ghg'],
+    });
+    const both = await corpdata(
+      ['accounts', 'create', '--email', `both-${dialect}@example.com`, '--subscriptions', 'ghg,revenues'],
+      env,
+    );
+    expect(both.code, both.stderr).toBe(0);
+    expect((await corpdata(['accounts', 'show', `both-${dialect}@example.com`], env)).json()).toMatchObject({
+      subscription: 'revenues',
+      subscriptions: ['revenues', 'ghg'],
+    });
+  });
+
+  it('refuses an unknown subscription, and --no-subscription beside --subscriptions, in one line on stderr', async () => {
+    for (const args of [
+      ['accounts', 'create', '--email', `s-${dialect}@example.com`, '--subscriptions', 'revenues,carbon'],
+      ['accounts', 'create', '--email', `t-${dialect}@example.com`, '--no-subscription', '--subscriptions', 'ghg'],
+    ]) {
+      const r = await corpdata(args, env);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(/^corpdata: [^\n]*subscription[^\n]*\n$/);
+    }
+    expect((await corpdata(['accounts', 'show', `s-${dialect}@example.com`], env)).code).not.toBe(0);
   });
 
   it('fails clearly on stderr with a non-zero exit and nothing on stdout', async () => {

@@ -32,6 +32,20 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
     expect(record?.value).toBeGreaterThan(21_427_000_000);
   });
 
+  it('serves company-reported emissions, each from its report, and their intensity', async () => {
+    // Apple's Environmental Progress Report 2021, page 67 (Carbon Gap's set): Scope 1 2020 = 47,430 t.
+    const apple = await t.get('/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2020', caller.key);
+    expect(apple.status).toBe(200);
+    const records = apple.json<Array<{ scope: string; value: number; traceability_source_url: string }>>();
+    expect(records.find((r) => r.scope === '1')?.value).toBe(47_430);
+    const trace = await new ConsoleClient(t.url).get(new URL(records[0]?.traceability_source_url ?? '').pathname);
+    expect(trace.text).toContain('href="https://www.apple.com/environment/pdf/Apple_Environmental_Progress_Report_2021.pdf"');
+    expect(trace.text).toContain('p. 67');
+    const figures = await t.db.kysely.selectFrom('ghg_points').select(['company_id']).execute();
+    expect(figures.length).toBeGreaterThan(400);
+    expect(new Set(figures.map((f) => f.company_id)).size).toBeGreaterThan(100);
+  });
+
   it('finds companies by name and ticker across markets', async () => {
     const search = async (q: string) =>
       (await t.get(`/api/v1/companies/search?query=${encodeURIComponent(q)}`, caller.key)).json<
@@ -75,13 +89,13 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
   it('seeds the demo dataset on the first migrate only, and never a database created empty', async () => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
-    expect(first.json()).toEqual({ migrated: ['001-initial'], seeded: 'demo' });
+    expect(first.json()).toEqual({ migrated: ['001-initial', '003-datasets'], seeded: 'demo' });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
     await seeded.drop();
 
     const empty = await createTestDatabase(dialect);
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'off' })).json()).toEqual({
-      migrated: ['001-initial'],
+      migrated: ['001-initial', '003-datasets'],
       seeded: null,
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'on' })).json()).toEqual({

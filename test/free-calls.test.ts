@@ -21,7 +21,12 @@ describe.each(dialects())('the free calls: account and revenue periods (%s)', (d
     for (let i = 0; i < 3; i++) {
       const res = await t.get('/api/v1/account', a.key);
       expect(res.status).toBe(200);
-      expect(res.json()).toEqual({ account_id: a.accountId, balance: 730, subscription: 'revenues' });
+      expect(res.json()).toEqual({
+        account_id: a.accountId,
+        balance: 730,
+        subscription: 'revenues',
+        subscriptions: ['revenues', 'ghg'],
+      });
       expect([res.cost, res.balance]).toEqual([0, 730]);
     }
     expect(await ledgerRows(a.accountId)).toBe(rows);
@@ -32,7 +37,7 @@ describe.each(dialects())('the free calls: account and revenue periods (%s)', (d
 
     const none = await t.account({ credits: 0, subscription: 'none' });
     const res = await t.get('/api/v1/account', none.key);
-    expect(res.json()).toEqual({ account_id: none.accountId, balance: 0, subscription: 'none' });
+    expect(res.json()).toEqual({ account_id: none.accountId, balance: 0, subscription: 'none', subscriptions: [] });
     expect([res.cost, res.balance]).toEqual([0, 0]); // a zero balance is enough: the call is free
   });
 

@@ -201,7 +201,9 @@ const CASES: Array<[string, Edit, string[]]> = [
   [
     'misspelt file name',
     (dir) => renameSync(join(dir, 'revenues.csv'), join(dir, 'revenue.csv')),
-    ['revenue.csv: is not a bundle file (fx_rates.csv, companies.csv, listings.csv, documents.csv, revenues.csv)'],
+    [
+      'revenue.csv: is not a bundle file (fx_rates.csv, companies.csv, listings.csv, documents.csv, revenues.csv, ghg_emissions.csv)',
+    ],
   ],
   [
     'ISIN used twice',

@@ -69,9 +69,11 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
   it('names its schemas once in components and refers to them', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual([
       'Account',
+      'AvailablePeriods',
       'CompanyRecord',
+      'GhgEmissionRecord',
+      'GhgIntensityRecord',
       'Provenance',
-      'RevenuePeriods',
       'RevenueRecord',
     ]);
     const json = (path: string) => JSON.stringify(doc.paths[path]?.get?.responses['200']?.content?.['application/json']);
@@ -79,9 +81,12 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(json('/api/v1/companies/search')).toContain('"$ref":"#/components/schemas/CompanyRecord"');
     expect(json('/api/v1/companies/list')).toContain('"$ref":"#/components/schemas/CompanyRecord"');
     expect(json('/api/v1/account')).toContain('"$ref":"#/components/schemas/Account"');
-    expect(json('/api/v1/revenues/periods')).toContain('"$ref":"#/components/schemas/RevenuePeriods"');
+    for (const path of ['/api/v1/revenues/periods', '/api/v1/ghg-emissions/periods', '/api/v1/ghg-intensity/periods'])
+      expect(json(path)).toContain('"$ref":"#/components/schemas/AvailablePeriods"');
     expect(json('/api/v1/trace/{id}')).toContain('"$ref":"#/components/schemas/Provenance"');
-    expect(JSON.stringify(doc.paths)).not.toMatch(/"title":"(RevenueRecord|CompanyRecord|Account|RevenuePeriods|Provenance)"/);
+    expect(JSON.stringify(doc.paths)).not.toMatch(
+      /"title":"(RevenueRecord|CompanyRecord|Account|AvailablePeriods|Provenance|GhgEmissionRecord|GhgIntensityRecord)"/,
+    );
   });
 
   it('documents the headers: X-Request-Id everywhere, WWW-Authenticate, Retry-After, ETag, RateLimit', () => {
@@ -108,10 +113,33 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
       '/api/v1/account',
       '/api/v1/companies/list',
       '/api/v1/companies/search',
+      '/api/v1/ghg-emissions',
+      '/api/v1/ghg-emissions/periods',
+      '/api/v1/ghg-intensity',
+      '/api/v1/ghg-intensity/periods',
       '/api/v1/revenues',
       '/api/v1/revenues/periods',
       '/api/v1/trace/{id}',
     ]);
+  });
+
+  it.each([
+    ['/api/v1/ghg-emissions', 'getGhgEmissions', ['scope', 'tCO2e', 'year_of_disclosure']],
+    ['/api/v1/ghg-intensity', 'getGhgIntensity', ['emissions_document_id', 'revenue_document_id', 'tCO2e/USD million']],
+  ])('describes %s like /revenues: parameters, every status, credit headers, its records', (path, operationId, fields) => {
+    const op = doc.paths[path]?.get;
+    const revenues = doc.paths['/api/v1/revenues']?.get;
+    expect(op?.operationId).toBe(operationId);
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(Object.keys(revenues?.responses ?? {}).sort());
+    for (const status of ['200', '204', '402', '403']) {
+      expect(Object.keys(op?.responses[status]?.headers ?? {}).sort(), status).toEqual(
+        Object.keys(revenues?.responses[status]?.headers ?? {}).sort(),
+      );
+      expect(op?.responses[status]?.headers?.['X-Credit-Cost'], status).toBeDefined();
+    }
+    expect(op?.parameters).toEqual(revenues?.parameters);
+    const body = JSON.stringify(doc.components.schemas);
+    for (const field of fields) expect(body).toContain(`"${field}"`);
   });
 
   it('renders the reference page from the same document', async () => {

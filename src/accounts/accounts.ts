@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { applyGrant } from '../credits/ledger.js';
+import { SUBSCRIPTIONS } from '../datasets/registry.js';
 import type { Database, Subscription } from '../db/schema.js';
 import { bumpVersion } from '../db/versions.js';
 import { hashPassword } from './passwords.js';
@@ -9,7 +10,10 @@ export interface AccountSummary {
   account_id: string;
   email: string;
   balance: number;
+  /** Kept for scripts written before there were several datasets: `revenues` when that one is held. */
   subscription: Subscription;
+  /** Every subscription held, in the order of {@link SUBSCRIPTIONS}. */
+  subscriptions: string[];
 }
 
 /** A request the operator got wrong: the message is shown as it is. */
@@ -27,9 +31,22 @@ export interface CreateAccountInput {
   email: string;
   credits?: number;
   password?: string;
-  subscription?: Subscription;
+  /** The subscriptions to hold; all of them when not given, none for an empty list. */
+  subscriptions?: readonly string[];
   now: Date;
 }
+
+/** Checks a list of subscriptions and puts it in the one order every answer uses. */
+export function checkSubscriptions(given: readonly string[]): string[] {
+  const unknown = given.filter((s) => !SUBSCRIPTIONS.includes(s));
+  if (unknown.length > 0) {
+    throw new AccountError(`unknown subscription ${unknown.join(', ')}: the subscriptions are ${SUBSCRIPTIONS.join(', ')}`);
+  }
+  return SUBSCRIPTIONS.filter((s) => given.includes(s));
+}
+
+const legacySubscription = (subscriptions: readonly string[]): Subscription =>
+  subscriptions.includes('revenues') ? 'revenues' : 'none';
 
 /** Creates an account; its opening credits are a ledger grant like any other. */
 export async function createAccount(db: Kysely<Database>, input: CreateAccountInput): Promise<AccountSummary> {
@@ -50,7 +67,8 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
   const accountId = randomUUID();
   const at = input.now.toISOString();
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  const subscription = input.subscription ?? 'revenues';
+  const subscriptions = checkSubscriptions(input.subscriptions ?? SUBSCRIPTIONS);
+  const subscription = legacySubscription(subscriptions);
   try {
     return await db.transaction().execute(async (trx) => {
       await trx
@@ -64,8 +82,14 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
           created_at: at,
         })
         .execute();
+      if (subscriptions.length > 0) {
+        await trx
+          .insertInto('account_subscriptions')
+          .values(subscriptions.map((s) => ({ account_id: accountId, subscription: s })))
+          .execute();
+      }
       const balance = credits > 0 ? await applyGrant(trx, accountId, credits, at) : 0;
-      return { account_id: accountId, email, balance, subscription };
+      return { account_id: accountId, email, balance, subscription, subscriptions };
     });
   } catch (error) {
     // A concurrent create of the same email loses on the unique constraint.
@@ -80,7 +104,13 @@ export async function findAccount(db: Kysely<Database>, emailOrId: string): Prom
   const row = UUID_RE.test(emailOrId)
     ? await query.where('account_id', '=', emailOrId.toLowerCase()).executeTakeFirst()
     : await query.where(sql`lower(email)`, '=', emailOrId.trim().toLowerCase()).executeTakeFirst();
-  return row === undefined ? undefined : { ...row, balance: Number(row.balance) };
+  if (row === undefined) return undefined;
+  const held = await db
+    .selectFrom('account_subscriptions')
+    .select('subscription')
+    .where('account_id', '=', row.account_id)
+    .execute();
+  return { ...row, balance: Number(row.balance), subscriptions: checkSubscriptions(held.map((h) => h.subscription)) };
 }
 
 export async function requireAccount(db: Kysely<Database>, emailOrId: string): Promise<AccountSummary> {
@@ -89,10 +119,22 @@ export async function requireAccount(db: Kysely<Database>, emailOrId: string): P
   return account;
 }
 
-/** Changes a subscription; every instance drops its cached view of the account's keys. */
-export async function setSubscription(db: Kysely<Database>, accountId: string, subscription: Subscription): Promise<void> {
+/** Replaces an account's subscriptions; every instance drops its cached view of the account's keys. */
+export async function setSubscriptions(db: Kysely<Database>, accountId: string, given: readonly string[]): Promise<void> {
+  const subscriptions = checkSubscriptions(given);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('accounts').set({ subscription }).where('account_id', '=', accountId).execute();
+    await trx
+      .updateTable('accounts')
+      .set({ subscription: legacySubscription(subscriptions) })
+      .where('account_id', '=', accountId)
+      .execute();
+    await trx.deleteFrom('account_subscriptions').where('account_id', '=', accountId).execute();
+    if (subscriptions.length > 0) {
+      await trx
+        .insertInto('account_subscriptions')
+        .values(subscriptions.map((s) => ({ account_id: accountId, subscription: s })))
+        .execute();
+    }
     await bumpVersion(trx, 'auth');
   });
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
-import type { Database, Subscription } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { KEY_ALGORITHM } from './api-keys.js';
 import { TEST_TOKEN } from './test-token.js';
 
@@ -10,7 +10,7 @@ export type AuthFailure = 'missing' | 'malformed' | 'bad_signature' | 'bad_algor
 
 export type AuthResult =
   | { ok: true; mode: 'test' }
-  | { ok: true; mode: 'account'; accountId: string; keyId: string; subscription: Subscription }
+  | { ok: true; mode: 'account'; accountId: string; keyId: string; subscriptions: ReadonlySet<string> }
   | { ok: false; failure: AuthFailure };
 
 interface Claims {
@@ -23,7 +23,7 @@ interface Claims {
 interface KeyState {
   accountId: string;
   revoked: boolean;
-  subscription: Subscription;
+  subscriptions: ReadonlySet<string>;
 }
 
 const TEST_TOKEN_BYTES = Buffer.from(TEST_TOKEN);
@@ -77,7 +77,7 @@ export class KeyVerifier {
     if (state === undefined || state.revoked || state.accountId !== claims.accountId) {
       return { ok: false, failure: 'revoked' };
     }
-    return { ok: true, mode: 'account', accountId: claims.accountId, keyId: claims.keyId, subscription: state.subscription };
+    return { ok: true, mode: 'account', accountId: claims.accountId, keyId: claims.keyId, subscriptions: state.subscriptions };
   }
 
   async #verifyToken(token: string): Promise<{ ok: true; claims: Claims } | { ok: false; failure: AuthFailure }> {
@@ -105,11 +105,20 @@ export class KeyVerifier {
     const row = await this.db
       .selectFrom('api_keys as k')
       .innerJoin('accounts as a', 'a.account_id', 'k.account_id')
-      .select(['k.account_id', 'k.revoked_at', 'a.subscription'])
+      .select(['k.account_id', 'k.revoked_at'])
       .where('k.key_id', '=', keyId)
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    const state = { accountId: row.account_id, revoked: row.revoked_at !== null, subscription: row.subscription };
+    const held = await this.db
+      .selectFrom('account_subscriptions')
+      .select('subscription')
+      .where('account_id', '=', row.account_id)
+      .execute();
+    const state = {
+      accountId: row.account_id,
+      revoked: row.revoked_at !== null,
+      subscriptions: new Set(held.map((h) => h.subscription)),
+    };
     // Only remember it if no invalidation happened while we read.
     if (states === this.#states) states.set(keyId, state);
     return state;

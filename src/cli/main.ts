@@ -4,6 +4,7 @@ import { createKey, revokeKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
+import { SUBSCRIPTIONS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle-files.js';
 import { exportBundle } from '../ingest/export-bundle.js';
@@ -78,14 +79,26 @@ accounts
   .requiredOption('--email <email>', 'email address (unique)')
   .option('--credits <n>', 'opening credits', wholeNumber('--credits', 0), 0)
   .option('--password <password>', 'console password (at least 8 characters)')
-  .option('--no-subscription', 'no subscription to the revenues dataset')
-  .action((opts: { email: string; credits: number; password?: string; subscription: boolean }) =>
+  .option('--no-subscription', 'no subscription to any dataset')
+  .option('--subscriptions <list>', `comma-separated subscriptions (${SUBSCRIPTIONS.join(', ')}; default: all)`)
+  .action((opts: { email: string; credits: number; password?: string; subscription: boolean; subscriptions?: string }) =>
     withDatabase(async ({ db }) => {
+      if (!opts.subscription && opts.subscriptions !== undefined) {
+        throw new CliError('give either --no-subscription or --subscriptions, not both');
+      }
+      const subscriptions = !opts.subscription
+        ? []
+        : opts.subscriptions === undefined
+          ? SUBSCRIPTIONS
+          : opts.subscriptions
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '');
       const a = await createAccount(db.kysely, {
         email: opts.email,
         credits: opts.credits,
         ...(opts.password === undefined ? {} : { password: opts.password }),
-        subscription: opts.subscription ? 'revenues' : 'none',
+        subscriptions,
         now: new Date(),
       });
       print({ account_id: a.account_id, email: a.email, balance: a.balance });

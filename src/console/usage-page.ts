@@ -1,4 +1,5 @@
 import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from '../credits/prices.js';
+import { DATASET_LABELS } from '../datasets/registry.js';
 import { type Html, html } from '../web/html.js';
 import type { KeyListing } from './keys-query.js';
 import { consolePage, formatNumber, formatTime } from './layout.js';
@@ -18,7 +19,7 @@ export interface UsageView {
 }
 
 const ENDPOINTS: Record<string, string> = {
-  revenues: 'Revenues',
+  ...Object.fromEntries(DATASET_LABELS),
   'companies/search': 'Company search',
   'companies/list': 'Company list',
 };
@@ -55,8 +56,8 @@ function ledgerTable(view: UsageView): Html {
 function purchasesTable(list: readonly Purchase[]): Html {
   if (list.length === 0) return html`<p>You have not bought any company-period yet.</p>`;
   return html`<table><caption class="visually-hidden">Purchased company-periods</caption>
-<thead><tr><th scope="col">Company</th><th scope="col">Ticker</th><th scope="col">Period</th><th scope="col">Bought</th></tr></thead>
-<tbody>${list.map((p) => html`<tr><td>${p.companyName}</td><td>${p.ticker === null ? '—' : `${p.ticker} (${p.micCode ?? ''})`}</td><td>${p.period}</td><td>${formatTime(p.boughtAt)}</td></tr>`)}</tbody></table>`;
+<thead><tr><th scope="col">Company</th><th scope="col">Ticker</th><th scope="col">Period</th><th scope="col">Dataset</th><th scope="col">Bought</th></tr></thead>
+<tbody>${list.map((p) => html`<tr><td>${p.companyName}</td><td>${p.ticker === null ? '—' : `${p.ticker} (${p.micCode ?? ''})`}</td><td>${p.period}</td><td>${DATASET_LABELS.get(p.dataset) ?? p.dataset}</td><td>${formatTime(p.boughtAt)}</td></tr>`)}</tbody></table>`;
 }
 
 /** Balance, per-day spending, the ledger (paged, by key) and the purchased company-periods. */

@@ -22,6 +22,8 @@ export interface Purchase {
   ticker: string | null;
   micCode: string | null;
   period: number;
+  /** The dataset it was bought in (one company-period may be bought in several). */
+  dataset: string;
   boughtAt: string;
 }
 
@@ -106,11 +108,12 @@ export async function purchases(db: Kysely<Database>, accountId: string): Promis
     .selectFrom('purchases as p')
     .innerJoin('companies as c', 'c.company_id', 'p.company_id')
     .leftJoin('listings as l', (join) => join.onRef('l.company_id', '=', 'p.company_id').on('l.is_primary', '=', 1))
-    .select(['p.company_id', 'c.name', 'l.ticker', 'l.mic_code', 'p.reporting_period', 'p.created_at'])
+    .select(['p.company_id', 'c.name', 'l.ticker', 'l.mic_code', 'p.reporting_period', 'p.dataset', 'p.created_at'])
     .where('p.account_id', '=', accountId)
     .orderBy('p.created_at', 'desc')
     .orderBy('c.name')
     .orderBy('p.reporting_period', 'desc')
+    .orderBy('p.dataset')
     .execute();
   return rows.map((r) => ({
     companyId: r.company_id,
@@ -118,6 +121,7 @@ export async function purchases(db: Kysely<Database>, accountId: string): Promis
     ticker: r.ticker,
     micCode: r.mic_code,
     period: r.reporting_period,
+    dataset: r.dataset,
     boughtAt: r.created_at,
   }));
 }

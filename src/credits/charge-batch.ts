@@ -9,12 +9,12 @@ export function chargeStatements(dialect: Dialect) {
   return {
     insertPurchase: fixedQuery<{ account_id: string }>(
       dialect,
-      'insert into purchases (account_id, company_id, reporting_period, created_at) values (?, ?, ?, ?) ' +
-        'on conflict (account_id, company_id, reporting_period) do nothing returning account_id',
+      'insert into purchases (account_id, dataset, company_id, reporting_period, created_at) values (?, ?, ?, ?, ?) ' +
+        'on conflict (account_id, dataset, company_id, reporting_period) do nothing returning account_id',
     ),
     dropPurchase: fixedQuery<never>(
       dialect,
-      'delete from purchases where account_id = ? and company_id = ? and reporting_period = ?',
+      'delete from purchases where account_id = ? and dataset = ? and company_id = ? and reporting_period = ?',
     ),
     // A no-op write: locks the account (a row lock on PostgreSQL, the write lock on SQLite) and reads its balance.
     lockBalance: fixedQuery<{ balance: number }>(
@@ -45,8 +45,8 @@ export type BatchOutcome = { ok: boolean; cost: number; balance: number } | 'ret
 /**
  * Charges a batch of calls inside the caller's transaction, each checked on its own exactly as if
  * alone: its purchase decides its price, its debit is guarded by `balance >= cost`, a refused one
- * leaves no trace. Locks are taken in one global order, all purchases (by account, company,
- * period) before all balances (by account), so batches of different instances cannot deadlock.
+ * leaves no trace. Locks are taken in one global order, all purchases (by account, dataset,
+ * company, period) before all balances (by account), so batches of different instances cannot deadlock.
  *
  * Calls for one purchase key share its insert: the first (in arrival order) pays the first-access
  * price, the others the repeat price. Should that first one be refused for lack of credits, the
@@ -60,7 +60,10 @@ export async function chargeBatch(
   const items = requests.map((req, index) => ({
     req,
     index,
-    key: req.purchase === undefined ? undefined : `${req.accountId}|${req.purchase.companyId}|${req.purchase.period}`,
+    key:
+      req.purchase === undefined
+        ? undefined
+        : `${req.accountId}|${req.purchase.dataset}|${req.purchase.companyId}|${req.purchase.period}`,
     cost: req.price,
     bought: false,
     balance: -1,
@@ -71,7 +74,9 @@ export async function chargeBatch(
   for (const item of [...firstOfKey.values()].sort(byKey((i) => i.key ?? ''))) {
     const p = item.req.purchase;
     if (p === undefined) continue;
-    const inserted = await trx.executeQuery(st.insertPurchase([item.req.accountId, p.companyId, p.period, item.req.at]));
+    const inserted = await trx.executeQuery(
+      st.insertPurchase([item.req.accountId, p.dataset, p.companyId, p.period, item.req.at]),
+    );
     item.bought = inserted.rows.length > 0;
   }
   for (const item of items) {
@@ -102,7 +107,7 @@ export async function chargeBatch(
       item.balance = balance;
       const p = item.req.purchase;
       if (item.bought && p !== undefined && item.key !== undefined) {
-        await trx.executeQuery(st.dropPurchase([accountId, p.companyId, p.period]));
+        await trx.executeQuery(st.dropPurchase([accountId, p.dataset, p.companyId, p.period]));
         voided.add(item.key);
       }
     }

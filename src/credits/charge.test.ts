@@ -8,12 +8,16 @@ import { migrate } from '../db/migrate.js';
 import { Biller } from './charge.js';
 import { grantCredits, ledgerSum } from './ledger.js';
 
-type Op = { kind: 'grant'; credits: number } | { kind: 'buy'; company: number; period: number } | { kind: 'flat'; price: number };
+type Op =
+  | { kind: 'grant'; credits: number }
+  | { kind: 'buy'; dataset: string; company: number; period: number }
+  | { kind: 'flat'; price: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('grant' as const), credits: fc.integer({ min: 1, max: 60 }) }),
   fc.record({
     kind: fc.constant('buy' as const),
+    dataset: fc.constantFrom('revenues', 'ghg-emissions'),
     company: fc.integer({ min: 0, max: 2 }),
     period: fc.integer({ min: 2022, max: 2024 }),
   }),
@@ -33,7 +37,7 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
     await database.drop();
   });
 
-  it('keeps balance = ledger sum ≥ 0 and charges 25 once per company-period, for any run of operations', async () => {
+  it('keeps balance = ledger sum ≥ 0 and charges 25 once per dataset and company-period, for any run of operations', async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -60,7 +64,7 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
                     ? await biller.charge({
                         ...base,
                         price: 25,
-                        purchase: { companyId: `c${op.company}`, period: op.period, repeatPrice: 1 },
+                        purchase: { dataset: op.dataset, companyId: `c${op.company}`, period: op.period, repeatPrice: 1 },
                       })
                     : await biller.charge({ ...base, price: op.price });
                 return { op, balance: r.balance, cost: r.cost, ok: r.ok };
@@ -71,7 +75,7 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
               if (!r.ok) continue;
               expected -= r.cost;
               if (r.op.kind === 'buy') {
-                const key = `${r.op.company}:${r.op.period}`;
+                const key = `${r.op.dataset}:${r.op.company}:${r.op.period}`;
                 costsByKey.set(key, [...(costsByKey.get(key) ?? []), r.cost]);
               }
             }

@@ -10,10 +10,11 @@ export interface ChargeRequest {
   /** Price when nothing was bought before (or the only price, for calls that buy nothing). */
   price: number;
   /**
-   * For a revenue 200: the company-period being bought and the price if the account bought it
-   * already. Keyed by the resolved period, so -1 and its year are the same purchase.
+   * For a dataset's 200: the dataset's company-period being bought and the price if the account
+   * bought it already. Keyed by dataset and resolved period, so -1 and its year are the same
+   * purchase and one dataset's purchase is not another's.
    */
-  purchase?: { companyId: string; period: number; repeatPrice: number };
+  purchase?: { dataset: string; companyId: string; period: number; repeatPrice: number };
   /** For a 204 or other call that records which company-period it was about, without buying it. */
   subject?: { companyId: string; period: number };
   requestId: string;

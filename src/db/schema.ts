@@ -16,6 +16,8 @@ export interface Database {
   api_keys: ApiKeyTable;
   ledger: LedgerTable;
   purchases: PurchaseTable;
+  account_subscriptions: AccountSubscriptionTable;
+  ghg_points: GhgPointTable;
   console_sessions: ConsoleSessionTable;
 }
 
@@ -120,9 +122,36 @@ export interface LedgerTable {
 
 export interface PurchaseTable {
   account_id: string;
+  /** The dataset bought (§13): one company-period bought in one dataset is not bought in another. */
+  dataset: string;
   company_id: string;
   reporting_period: number;
   created_at: string;
+}
+
+/** One subscription an account holds (a dataset's `subscription`, e.g. `revenues`, `ghg`). */
+export interface AccountSubscriptionTable {
+  account_id: string;
+  subscription: string;
+}
+
+export type GhgScope = '1' | '2-location' | '2-market' | '3';
+export type GhgUnit = 't' | 'kt' | 'Mt';
+
+/** A reported greenhouse-gas figure, normalized to whole tonnes of CO2e; the figure as given is kept. */
+export interface GhgPointTable {
+  point_id: string;
+  company_id: string;
+  document_id: string;
+  reporting_period: number;
+  scope: GhgScope;
+  /** tCO2e, rounded half away from zero. */
+  value: number;
+  /** The figure as the bundle gave it, in `source_unit`. */
+  source_value: string;
+  source_unit: GhgUnit;
+  /** Page of the report holding it, where known. */
+  page: string | null;
 }
 
 export interface ConsoleSessionTable {

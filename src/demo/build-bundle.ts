@@ -1,9 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { BUNDLE_FILES } from '../ingest/bundle-files.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
 import { yearlyRates } from './fx.js';
+import { GhgSources } from './ghg.js';
 import { checkSegments } from './markets.js';
 import { Report } from './report.js';
 import { Revenues } from './revenues.js';
@@ -37,6 +39,13 @@ function main(sourceDir: string, outDir: string): void {
       (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0),
   );
   const usedCurrencies = new Set(figures.map((f) => f.currency));
+  const ghgSources = new GhgSources();
+  const ghgDir = join(sourceDir, 'ghg');
+  ghgSources.addOsClimate(join(ghgDir, 'os-climate-itr'), '20230106 ITR V2 Sample Data.xlsx');
+  ghgSources.addOsClimate(join(ghgDir, 'os-climate-itr'), '20231031 ITR V2 Sample Data.xlsx');
+  ghgSources.addCarbonGap(join(ghgDir, 'carbon-gap'), 'profit_and_emmissions_database.csv');
+  ghgSources.addKlimatkollen(join(ghgDir, 'klimatkollen'), 'companyData.xlsx');
+  const ghg = ghgSources.build(all);
   const bundleRates = rates;
 
   mkdirSync(outDir, { recursive: true });
@@ -55,7 +64,14 @@ function main(sourceDir: string, outDir: string): void {
   writeCsv(
     join(outDir, 'documents.csv'),
     BUNDLE_FILES['documents.csv'],
-    documents.map((d) => [d.id, d.companyId, d.title, d.sourceUrl, d.publishedOn, String(d.reportingPeriod), 'processed']),
+    [...documents, ...ghg.documents]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((d) => [d.id, d.companyId, d.title, d.sourceUrl, d.publishedOn, String(d.reportingPeriod), 'processed']),
+  );
+  writeCsv(
+    join(outDir, ghgBundle.file),
+    [...ghgBundle.columns, ...ghgBundle.optionalColumns],
+    ghg.figures.map((f) => [f.companyId, f.documentId, String(f.period), f.scope, f.value, f.unit, f.page]),
   );
   writeCsv(
     join(outDir, 'revenues.csv'),
@@ -79,6 +95,9 @@ function main(sourceDir: string, outDir: string): void {
     countries: new Set(all.map((c) => c.country).filter((c) => c !== null)).size,
     fxRates: bundleRates.length,
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
+    ghgDocuments: ghg.documents.length,
+    ghgFigures: ghg.figures.length,
+    ghgCompanies: new Set(ghg.figures.map((f) => f.companyId)).size,
   };
   const summary = [
     `companies ${counts.companies}`,
@@ -90,9 +109,10 @@ function main(sourceDir: string, outDir: string): void {
     `countries ${counts.countries}`,
     `fx rates ${counts.fxRates}`,
     `source rows dropped ${counts.dropped}`,
+    `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
   ];
   const parent = dirname(outDir);
-  writeFileSync(join(parent, 'REPORT.txt'), `${[...report.lines, '', ...summary].join('\n')}\n`);
+  writeFileSync(join(parent, 'REPORT.txt'), `${[...report.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`);
   writeFileSync(join(parent, 'SOURCES.md'), sourcesText(counts));
   process.stdout.write(`${summary.join('\n')}\n`);
 }

@@ -7,12 +7,17 @@ export interface SourceRow {
   line: number;
   file: string;
   get(column: string): string;
+  /** The field at a position, for headers that repeat a column name. */
+  at(index: number): string;
 }
 
-/** Reads a whole source CSV (they are small) into rows that know their file and line. */
-export function readSource(dir: string, file: string): SourceRow[] {
+/**
+ * Reads a whole source CSV (they are small) into rows that know their file and line; `text`, when
+ * given, is read instead of the file (a file whose header is not its first line).
+ */
+export function readSource(dir: string, file: string, text?: string): SourceRow[] {
   const parser = new CsvRecordParser();
-  const records = [...parser.push(readFileSync(join(dir, file), 'utf8')), ...parser.end()];
+  const records = [...parser.push(text ?? readFileSync(join(dir, file), 'utf8')), ...parser.end()];
   const [header, ...rest] = records;
   const columns = header?.fields ?? [];
   return rest.map(({ line, fields }) => ({
@@ -23,6 +28,7 @@ export function readSource(dir: string, file: string): SourceRow[] {
       if (i < 0) throw new Error(`${file} has no column ${column}`);
       return (fields[i] ?? '').trim();
     },
+    at: (index: number) => (fields[index] ?? '').trim(),
   }));
 }
 

@@ -12,6 +12,9 @@ export interface DemoCounts {
   countries: number;
   fxRates: number;
   dropped: number;
+  ghgDocuments: number;
+  ghgFigures: number;
+  ghgCompanies: number;
 }
 
 /** demo/SOURCES.md: what the demo bundle holds, where each part comes from, and its terms. */
@@ -35,6 +38,7 @@ it. \`demo/REPORT.txt\` lists every source row that was left out or merged, and 
 - data points in ${c.currencies.length} currencies: ${c.currencies.join(', ')}
 - ${c.fxRates} yearly FX rates
 - ${c.dropped} source rows dropped (each with its reason in REPORT.txt)
+- ${c.ghgFigures} greenhouse-gas emission figures (Scope 1, 2, 3, in \`ghg_emissions.csv\`) of ${c.ghgCompanies} companies, from ${c.ghgDocuments} company reports; how many companies and company-years of each set matched the catalog, and why the others did not, is in REPORT.txt
 
 No figure is invented: what the sources lack stays absent. No LEI is given: none of the sources
 maps LEIs to companies.
@@ -49,6 +53,9 @@ maps LEIs to companies.
 | exchange codes | ISO 10383 MIC list (ISO 20022 Registration Authority) | published free of charge by the RA |
 | US revenue figures | SEC EDGAR XBRL "R" pages of 10-K/20-F filings | public US government records |
 | other revenue figures | the companies' annual reports and investor-relations pages, one URL per figure | factual data published by the companies; each data point cites its source URL |
+| GHG emissions | os-climate ITR sample data (GitHub \`os-climate/ITR\`, \`test/inputs/\`): the emission rows only, which are company-reported figures | Apache-2.0 |
+| GHG emissions | "Profit and Emissions Database" by Robert Höglund (marginalcarbon.com / Carbon Gap), as cleaned by Open-Earth-Foundation/OpenClimate | CC BY 4.0: credit Robert Höglund |
+| GHG emissions | Klimatkollen (Klimatbyrån, GitHub \`Klimatbyran/klimatkollen\`), \`companyData.xlsx\` sheet "Main 2.1" | MIT |
 | FX rates | IMF International Financial Statistics (annual averages), US Federal Reserve H.10, ECB euro reference rates | IMF: free reuse with attribution ("Source: International Monetary Fund"); Fed: public domain; ECB: reuse with attribution |
 
 ## Rules used to build it
@@ -77,6 +84,17 @@ maps LEIs to companies.
   inferred from home country]", "[third-party copy]", "[standardised by FTSE Russell via LSE]".
   The London Stock Exchange fundamentals pages are FTSE Russell data under LSEG website terms and
   should be replaced with the companies' annual reports before the data is shipped publicly.
+- GHG emissions: a figure belongs to a catalog company only when exactly one matches, by ISIN,
+  else by name with case, accents, punctuation, \`&\`/\`and\` and a trailing legal form ignored (and
+  the country, where both know it); the demo catalog has no LEIs, so an LEI never matches. Nothing
+  is guessed: the rest are counted in REPORT.txt. Each figure's document is the report it came
+  from (its URL, with the page where the set gives one); its publication date is derived (1 January
+  after the latest year it covers) and its title says so. Left out: os-climate's made-up segments
+  ("Eni S.P.A. - Oil") and its illustrative financial and portfolio columns, os-climate blocks whose
+  report is a file name rather than a URL, Carbon Gap's Scope 2 (location-based only "when
+  available", so its kind is unknown) and its 2019 columns (their report is not named apart from
+  2020's), its derived money columns, and the SBTi sheets of the Klimatkollen workbook. Units are
+  read per row (t, kt, Mt CO2e) and converted to whole tonnes on import.
 - FX rates: the derived yearly table (IMF annual averages, then Fed H.10 annual, then ECB and Fed
   monthly means for 2025 gaps), inverted from units per USD to USD per unit with 12 significant
   digits. USD needs no rate; ZAC and ILA use the ZAR and ILS rates.

@@ -1,3 +1,5 @@
+import { DATASETS } from '../datasets/registry.js';
+
 /**
  * Turns the document @fastify/swagger generates from the route schemas into the one served at
  * /api/v1/openapi.json (DESIGN §11.7), for generated clients and linters: named schemas in
@@ -93,7 +95,16 @@ const COMPANY = {
 
 function jsonExamples(publicUrl: string): Record<string, unknown> {
   const point = '20000000-0000-4000-8000-000000000003';
+  const periods = { company_id: COMPANY.company_id, reporting_periods: [2024, 2023, 2022] };
+  // Every dataset's records and periods, shown as its test-mode data looks (revenues has its own below).
+  const datasets = Object.fromEntries(
+    DATASETS.flatMap((d) => [
+      [d.route.operationId, d.mock(COMPANY.ticker, -1, publicUrl)],
+      [d.route.periodsOperationId, periods],
+    ]),
+  );
   return {
+    ...datasets,
     getRevenues: [
       {
         year_of_disclosure: 2024,
@@ -108,10 +119,14 @@ function jsonExamples(publicUrl: string): Record<string, unknown> {
         traceability_source_url: `${publicUrl}/trace/${point}`,
       },
     ],
-    getRevenuePeriods: { company_id: COMPANY.company_id, reporting_periods: [2024, 2023, 2022] },
     searchCompanies: [COMPANY],
     listCompanies: [COMPANY],
-    getAccount: { account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93', balance: 975, subscription: 'revenues' },
+    getAccount: {
+      account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
+      balance: 975,
+      subscription: 'revenues',
+      subscriptions: ['revenues', 'ghg'],
+    },
     getProvenance: {
       data_point_id: point,
       company_id: COMPANY.company_id,

@@ -62,18 +62,21 @@ export const AccountSchema = Type.Object(
     account_id: Type.String({ format: 'uuid', description: 'The account the calling key belongs to.' }),
     balance: Type.Integer({ minimum: 0, description: 'Credits on the account.' }),
     subscription: Type.Union([Type.Literal('revenues'), Type.Literal('none')], {
-      description: 'The dataset subscription: revenues, or none (search and list only).',
+      description: 'The revenues subscription as before datasets were several: revenues when held, else none.',
+    }),
+    subscriptions: Type.Array(Type.String(), {
+      description: 'Every subscription the account holds (revenues, ghg); search and list need none.',
     }),
   },
   { additionalProperties: false, title: 'Account' },
 );
 
-export const RevenuePeriodsSchema = Type.Object(
+export const AvailablePeriodsSchema = Type.Object(
   {
     company_id: Type.String({ format: 'uuid' }),
     reporting_periods: Type.Array(Type.Integer(), {
       description: 'Reporting periods covered by processed documents, most recent first: -1 names the first, -2 the second…',
     }),
   },
-  { additionalProperties: false, title: 'RevenuePeriods' },
+  { additionalProperties: false, title: 'AvailablePeriods' },
 );

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import type { Config } from '../config.js';
+import { DATASETS } from '../datasets/registry.js';
 
 /** Registers OpenAPI generation; must run before the routes are added. */
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
@@ -22,7 +23,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
       tags: [
-        { name: 'revenues', description: 'Revenue data points' },
+        ...new Map(DATASETS.map((d) => [d.route.tag, { name: d.route.tag, description: d.route.tagDescription }])).values(),
         { name: 'companies', description: 'Company identification' },
         { name: 'account', description: 'The calling key’s account' },
       ],

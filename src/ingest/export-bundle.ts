@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { DATASETS } from '../datasets/registry.js';
 import type { Database } from '../db/schema.js';
 import { BUNDLE_FILES } from './bundle-files.js';
 import { CsvWriter } from './write-csv.js';
@@ -11,6 +12,8 @@ export interface ExportSummary {
   listings: number;
   documents: number;
   revenues: number;
+  /** Rows of each dataset file written (e.g. `ghg_emissions`), by file name without `.csv`. */
+  [datasetFile: string]: number;
 }
 
 const PAGE = 5_000;
@@ -142,5 +145,19 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
     summary.revenues++;
   }
   await revenues.close();
+  // A dataset's file is written only when it holds figures, so a bundle without them stays as it was.
+  for (const dataset of DATASETS) {
+    const b = dataset.bundle;
+    if (b === undefined) continue;
+    let writer: CsvWriter | undefined;
+    let count = 0;
+    for await (const row of b.exportRows(db)) {
+      writer ??= new CsvWriter(join(dir, b.file), [...b.columns, ...b.optionalColumns]);
+      await writer.row(row);
+      count++;
+    }
+    await writer?.close();
+    if (count > 0) summary[b.file.replace(/\.csv$/, '')] = count;
+  }
   return summary;
 }

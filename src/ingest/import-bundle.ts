@@ -1,6 +1,8 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { DatasetBundle } from '../datasets/dataset-bundle.js';
+import { DATASETS } from '../datasets/registry.js';
 import { withBulkSession } from '../db/bulk-session.js';
 import type { Database } from '../db/schema.js';
 import { bumpVersion, readVersions } from '../db/versions.js';
@@ -22,7 +24,13 @@ export interface ImportSummary {
   revenues: number;
   /** Data points already stored whose USD value moved because their FX rate changed. */
   renormalized: number;
+  /** Rows of each dataset file present (e.g. `ghg_emissions`), by file name without `.csv`. */
+  [datasetFile: string]: number;
 }
+
+/** The datasets' own bundle files, in registry order. */
+const DATASET_BUNDLES: readonly DatasetBundle[] = DATASETS.flatMap((d) => (d.bundle === undefined ? [] : [d.bundle]));
+const KNOWN_FILES: readonly string[] = [...BUNDLE_FILE_NAMES, ...DATASET_BUNDLES.map((b) => b.file)];
 
 /** What an import is busy with: reading (and staging) the files, checking the whole, writing it. */
 export type ImportPhase = 'reading' | 'checking' | 'applying';
@@ -50,22 +58,45 @@ async function loadRates(db: Kysely<Database>): Promise<Rates> {
   return new Map(rows.map((r) => [rateKey(r.currency, r.year), { usdPerUnit: r.usd_per_unit, source: r.source }]));
 }
 
-function bundleFiles(dir: string): BundleFile[] {
+function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBundle[] } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new ImportError([{ file: dir, line: 0, message: 'is not a folder' }]);
   }
   // A misspelt file name would otherwise be skipped without a word.
-  const strangers = readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv') && !(f in BUNDLE_FILES));
+  const strangers = readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv') && !KNOWN_FILES.includes(f));
   if (strangers.length > 0) {
     throw new ImportError(
-      strangers.sort().map((f) => ({ file: f, line: 0, message: `is not a bundle file (${BUNDLE_FILE_NAMES.join(', ')})` })),
+      strangers.sort().map((f) => ({ file: f, line: 0, message: `is not a bundle file (${KNOWN_FILES.join(', ')})` })),
     );
   }
   const present = BUNDLE_FILE_NAMES.filter((f) => existsSync(join(dir, f)));
-  if (present.length === 0) {
-    throw new ImportError([{ file: dir, line: 0, message: `holds none of ${BUNDLE_FILE_NAMES.join(', ')}` }]);
+  const datasets = DATASET_BUNDLES.filter((b) => existsSync(join(dir, b.file)));
+  if (present.length === 0 && datasets.length === 0) {
+    throw new ImportError([{ file: dir, line: 0, message: `holds none of ${KNOWN_FILES.join(', ')}` }]);
   }
-  return present;
+  return { present, datasets };
+}
+
+/** The columns a dataset file's header is to hold: its own, and the optional ones it does hold. */
+function headerColumns(path: string, bundle: DatasetBundle): readonly string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(4096);
+    const first =
+      buffer
+        .subarray(0, readSync(fd, buffer, 0, buffer.length, 0))
+        .toString('utf8')
+        .split(/\r?\n/)[0] ?? '';
+    const names = first.split(',').map((h) =>
+      h
+        .replace(/^\uFEFF/, '')
+        .replace(/"/g, '')
+        .trim(),
+    );
+    return [...bundle.columns, ...bundle.optionalColumns.filter((c) => names.includes(c))];
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -81,15 +112,16 @@ function bundleFiles(dir: string): BundleFile[] {
  * Long statements are expected: the connection must not carry a short statement timeout.
  */
 export async function importBundle(db: Kysely<Database>, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
-  const present = bundleFiles(dir);
+  const { present, datasets } = bundleFiles(dir);
   // One connection throughout: temporary tables belong to the connection that made them.
-  return db.connection().execute((conn) => withBulkSession(conn, () => stageCheckApply(conn, dir, present, options)));
+  return db.connection().execute((conn) => withBulkSession(conn, () => stageCheckApply(conn, dir, present, datasets, options)));
 }
 
 async function stageCheckApply(
   conn: Kysely<Database>,
   dir: string,
   present: BundleFile[],
+  datasets: DatasetBundle[],
   options: ImportOptions,
 ): Promise<ImportSummary> {
   try {
@@ -97,6 +129,7 @@ async function stageCheckApply(
     const rates = await loadRates(conn);
     const previousRates = new Map(rates);
     const stage = await createStage(conn);
+    for (const b of DATASET_BUNDLES) await b.createStage(conn);
     await options.onPhase?.('reading');
     const issues: ImportIssue[] = [];
     const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
@@ -110,11 +143,17 @@ async function stageCheckApply(
       bytesBefore += sizes[i] ?? 0;
       if (issues.length >= MAX_ISSUES) break;
     }
+    const datasetCounts: Record<string, number> = {};
+    for (const b of datasets) {
+      if (issues.length >= MAX_ISSUES) break;
+      datasetCounts[b.file.replace(/\.csv$/, '')] = await stageDatasetFile(conn, join(dir, b.file), b, issues);
+    }
     if (issues.length === 0) {
       await options.onPhase?.('checking');
       await stageRates(stage, rates);
       await indexStage(stage);
       issues.push(...(await checkStage(stage)));
+      for (const b of datasets) issues.push(...(await b.check(conn)));
     }
     if (issues.length > 0) throw new ImportError(sortIssues(issues).slice(0, MAX_ISSUES));
     await options.onPhase?.('applying');
@@ -127,6 +166,7 @@ async function stageCheckApply(
         ]);
       }
       await applyStage(trx.withTables<StageTables>());
+      for (const b of datasets) await b.apply(trx);
       return renormalize(trx, previousRates, rates);
     });
     return {
@@ -136,9 +176,11 @@ async function stageCheckApply(
       documents: counts['documents.csv'],
       revenues: counts['revenues.csv'],
       renormalized,
+      ...datasetCounts,
     };
   } finally {
     await dropStage(conn);
+    for (const b of DATASET_BUNDLES) await sql`drop table if exists ${sql.table(b.stageTable)}`.execute(conn);
   }
 }
 
@@ -153,7 +195,7 @@ async function stageRates(db: StageDb, rates: Rates): Promise<void> {
 }
 
 function sortIssues(issues: ImportIssue[]): ImportIssue[] {
-  const order = (file: string) => BUNDLE_FILE_NAMES.indexOf(file as BundleFile);
+  const order = (file: string) => KNOWN_FILES.indexOf(file);
   return issues.sort((a, b) => order(a.file) - order(b.file) || a.line - b.line);
 }
 
@@ -184,5 +226,36 @@ async function stageFile(
     progress(rows, batch.bytesRead);
   }
   if (issues.length === 0) await writer.flush();
+  return rows;
+}
+
+const DATASET_BATCH_ROWS = 500;
+
+/** Streams a dataset's file into its stage table; after the first problem it only validates, to report the rest. */
+async function stageDatasetFile(db: Kysely<Database>, path: string, b: DatasetBundle, issues: ImportIssue[]): Promise<number> {
+  const columns = sql.join(b.stageColumns.map((c) => sql.ref(c)));
+  let pending: unknown[][] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const values = sql.join(pending.map((row) => sql`(${sql.join(row)})`));
+    pending = [];
+    await sql`insert into ${sql.table(b.stageTable)} (${columns}) values ${values}`.execute(db);
+  };
+  let rows = 0;
+  reading: for await (const batch of readCsv(path, b.file, headerColumns(path, b), issues)) {
+    for (const { line, values } of batch.rows) {
+      rows++;
+      const staged = b.stageRow(values);
+      if (!staged.ok) {
+        for (const message of staged.messages) issues.push({ file: b.file, line, message });
+        if (issues.length >= MAX_ISSUES) break reading;
+        continue;
+      }
+      if (issues.length > 0) continue;
+      pending.push([...staged.row, line]);
+      if (pending.length >= DATASET_BATCH_ROWS) await flush();
+    }
+  }
+  if (issues.length === 0) await flush();
   return rows;
 }

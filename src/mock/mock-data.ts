@@ -6,16 +6,16 @@ import type { RevenueRecord } from '../revenues/revenue-data.js';
  * Deterministic mock data for the test token (DESIGN §1.11): the same request always gets the
  * same body, values look plausible, and every company is plainly called "Mock".
  */
-function digest(seed: string): Buffer {
+export function digest(seed: string): Buffer {
   return createHash('sha256').update(seed).digest();
 }
 
-function uuidFrom(seed: string): string {
+export function uuidFrom(seed: string): string {
   const h = digest(seed).toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-const MOCK_YEAR = 2025;
+export const MOCK_YEAR = 2025;
 const MOCK_CURRENCIES = [
   { ccy: 'USD', usdPerUnit: 1 },
   { ccy: 'EUR', usdPerUnit: 1.08 },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { CompanyData } from '../datasets/period-data.js';
 import type { Database } from '../db/schema.js';
 
 /** The revenue record of the API (spec §2.1): exactly these ten fields. */
@@ -16,30 +17,7 @@ export interface RevenueRecord {
 }
 
 /** What the revenue endpoint knows of one company: its available periods and their records. */
-export interface CompanyRevenues {
-  /** Periods covered by at least one processed document, most recent first. */
-  readonly periods: readonly number[];
-  /** Records of each available period (possibly none: a 204), ordered as the API returns them. */
-  readonly records: ReadonlyMap<number, readonly RevenueRecord[]>;
-}
-
-export type PeriodOutcome =
-  | { kind: 'data'; period: number; records: readonly RevenueRecord[] }
-  | { kind: 'no-data'; period: number }
-  | { kind: 'not-covered'; period: number | undefined };
-
-/**
- * Resolves `reporting_period` (a year, or -N for the N-th most recent available period) against a
- * company's data. A period is available when a processed document reports on it or holds a figure
- * for it; pending and failed documents count for nothing.
- */
-export function resolvePeriod(data: CompanyRevenues, requested: number): PeriodOutcome {
-  const period = requested < 0 ? data.periods[-requested - 1] : requested;
-  if (period === undefined) return { kind: 'not-covered', period: undefined };
-  const records = data.records.get(period);
-  if (records === undefined) return { kind: 'not-covered', period };
-  return records.length > 0 ? { kind: 'data', period, records } : { kind: 'no-data', period };
-}
+export type CompanyRevenues = CompanyData<RevenueRecord>;
 
 /** Reads one company's processed documents and data points (two indexed queries). */
 export async function loadCompanyRevenues(db: Kysely<Database>, companyId: string, publicUrl: string): Promise<CompanyRevenues> {
@@ -93,34 +71,4 @@ export async function loadCompanyRevenues(db: Kysely<Database>, companyId: strin
   }
   const periods = [...records.keys()].sort((a, b) => b - a);
   return { periods, records };
-}
-
-/**
- * Per-company revenue data kept in memory between imports: the hot path then touches the database
- * only to charge. Bounded; dropped whole when the data version moves.
- */
-export class RevenueCache {
-  readonly #entries = new Map<string, Promise<CompanyRevenues>>();
-
-  constructor(
-    private readonly load: (companyId: string) => Promise<CompanyRevenues>,
-    private readonly capacity = 20_000,
-  ) {}
-
-  get(companyId: string): Promise<CompanyRevenues> {
-    const hit = this.#entries.get(companyId);
-    if (hit !== undefined) return hit;
-    const pending = this.load(companyId);
-    pending.catch(() => this.#entries.delete(companyId));
-    if (this.#entries.size >= this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
-    this.#entries.set(companyId, pending);
-    return pending;
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
 }

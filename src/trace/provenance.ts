@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
+import { hasBought } from '../datasets/purchases.js';
 import type { Database } from '../db/schema.js';
 import { CURRENCIES } from '../revenues/currencies.js';
-import { hasBought, loadTraceFacts, loadTraceValues, type TraceFacts, type TraceValues } from './trace-query.js';
+import { loadTraceFacts, loadTraceValues, type TraceFacts, type TraceValues } from './trace-query.js';
 
 const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
 
@@ -100,7 +101,7 @@ export async function loadProvenance(
 ): Promise<Provenance | undefined> {
   const facts = await loadTraceFacts(db, pointId.toLowerCase());
   if (facts === undefined) return undefined;
-  const bought = accountId !== undefined && (await hasBought(db, accountId, facts.companyId, facts.period));
+  const bought = accountId !== undefined && (await hasBought(db, accountId, 'revenues', facts.companyId, facts.period));
   const values = bought ? (await loadTraceValues(db, facts.companyId, facts.period)).get(facts.pointId) : undefined;
   return provenanceOf(facts, values, publicUrl);
 }

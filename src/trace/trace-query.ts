@@ -93,19 +93,7 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
   };
 }
 
-/** True when the account bought the company-period (a paid revenues call, keyed as billing keys it). */
-export async function hasBought(db: Kysely<Database>, accountId: string, companyId: string, period: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('purchases')
-    .select('company_id')
-    .where('account_id', '=', accountId)
-    .where('company_id', '=', companyId)
-    .where('reporting_period', '=', period)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The values of the company-period's data points, by point id. Call only after {@link hasBought}. */
+/** The values of the company-period's data points, by point id. Call only for an account that bought it. */
 export async function loadTraceValues(
   db: Kysely<Database>,
   companyId: string,

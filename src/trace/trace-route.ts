@@ -1,21 +1,30 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
+import type { TraceAccess, TracePoint } from '../datasets/dataset.js';
+import { hasBought } from '../datasets/purchases.js';
+import { DATASETS } from '../datasets/registry.js';
 import { installPageErrors, sendErrorPage, sendPage } from '../web/respond.js';
 import { loadProvenance, wantsJson } from './provenance.js';
-import { type TraceAccess, tracePage } from './trace-page.js';
-import { hasBought, loadTraceFacts, loadTraceValues } from './trace-query.js';
 
 /**
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source
- * document; its values only an account signed in to the console that bought the company-period.
- * Asked for JSON (`Accept: application/json`), it answers the same as provenance data.
+ * document; its values only an account signed in to the console that bought the company-period
+ * in the data point's dataset. Each dataset finds and renders its own points. Asked for JSON
+ * (`Accept: application/json`), it answers the same as provenance data.
  */
 export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     installPageErrors(app);
     const auth = new ConsoleAuth(ctx);
     const db = ctx.db.kysely;
+    const find = async (id: string): Promise<{ dataset: string; point: TracePoint } | undefined> => {
+      for (const dataset of DATASETS) {
+        const point = await dataset.trace?.(db, id);
+        if (point !== undefined) return { dataset: dataset.name, point };
+      }
+      return undefined;
+    };
     app.get<{ Params: { id: string } }>('/trace/:id', { schema: { hide: true } }, async (request, reply) => {
       if (wantsJson(request.headers.accept)) {
         reply.header('vary', 'accept').header('cache-control', 'no-store');
@@ -27,8 +36,8 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
         return reply.send(provenance);
       }
       reply.header('vary', 'accept');
-      const facts = await loadTraceFacts(db, request.params.id.toLowerCase());
-      if (facts === undefined) {
+      const found = await find(request.params.id.toLowerCase());
+      if (found === undefined) {
         return sendErrorPage(
           reply,
           404,
@@ -36,14 +45,15 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
           'There is no data point with this id. Check the link you followed.',
         );
       }
+      const { subject } = found.point;
       const session = await auth.current(request);
-      let access: TraceAccess = { kind: 'signed-out' };
+      let access: TraceAccess = 'signed-out';
       if (session !== undefined) {
-        access = (await hasBought(db, session.accountId, facts.companyId, facts.period))
-          ? { kind: 'bought', values: await loadTraceValues(db, facts.companyId, facts.period) }
-          : { kind: 'not-bought' };
+        access = (await hasBought(db, session.accountId, found.dataset, subject.companyId, subject.period))
+          ? 'bought'
+          : 'not-bought';
       }
-      return sendPage(reply, 200, tracePage(facts, access, ctx.config.publicUrl));
+      return sendPage(reply, 200, await found.point.page(access, ctx.config.publicUrl));
     });
   };
 }

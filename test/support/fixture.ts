@@ -14,3 +14,5 @@ export const TWIN_ONE = { id: '00000000-0000-4000-8000-000000000007' };
 export const TWIN_TWO = { id: '00000000-0000-4000-8000-000000000008' };
 export const QUIET = { id: '00000000-0000-4000-8000-000000000009' };
 export const doc = (n: number) => `10000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
+/** The GHG fixture (test/fixtures/ghg-bundle), imported on top of the main one. */
+export const ghgDoc = (n: number) => `20000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;

@@ -15,6 +15,8 @@ import { apiGet, type Response } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
+/** Emission figures (and their reports) for companies of the fixture bundle; import it after that one. */
+export const GHG_BUNDLE = fileURLToPath(new URL('../fixtures/ghg-bundle', import.meta.url));
 export const TEST_SECRET = 'corpdata-test-secret-0123456789abcdef';
 export const PUBLIC_URL = 'http://corpdata.test';
 
@@ -34,11 +36,20 @@ export interface TestApp {
   app: FastifyInstance;
   /** GET over real HTTP; every API response is checked against the OpenAPI document. */
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
-  account(options?: { credits?: number; subscription?: Subscription; password?: string }): Promise<TestAccount>;
+  /** An account with a key; it holds every subscription unless `subscription` or `subscriptions` says otherwise. */
+  account(options?: AccountOptions): Promise<TestAccount>;
   /** Asserts that every account's ledger sums to its balance. */
   expectLedgersBalance(): Promise<void>;
   /** Checks the ledgers once more, then stops the app and drops its database. */
   close(): Promise<void>;
+}
+
+export interface AccountOptions {
+  credits?: number;
+  /** The single subscription of old: `revenues` only, or `none`. */
+  subscription?: Subscription;
+  subscriptions?: readonly string[];
+  password?: string;
 }
 
 let counter = 0;
@@ -69,6 +80,8 @@ export function testConfig(database: TestDatabase, extra: Record<string, string>
 export interface StartOptions {
   /** The bundle to load: the fixture by default, null for none. */
   bundle?: string | null;
+  /** Further bundles to import after it, in order. */
+  more?: readonly string[];
   /** Configuration on top of {@link testConfig}'s. */
   env?: Record<string, string>;
   clock?: () => Date;
@@ -83,6 +96,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const { db } = await openDatabase(config);
   const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
   if (bundle !== null) await importBundle(db.kysely, bundle);
+  for (const next of options.more ?? []) await importBundle(db.kysely, next);
   const app = await buildApp({ config, db, logTo: options.logTo ?? false, ...(options.clock ? { clock: options.clock } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -91,13 +105,17 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const get = (path: string, key?: string | null, headers: Record<string, string> = {}): Promise<Response> =>
     apiGet(url, path, key, headers);
 
-  const account = async (o: { credits?: number; subscription?: Subscription; password?: string } = {}): Promise<TestAccount> => {
+  const account = async (o: AccountOptions = {}): Promise<TestAccount> => {
     counter += 1;
     const email = `user${counter}-${Date.now()}@example.com`;
     const a = await createAccount(db.kysely, {
       email,
       credits: o.credits ?? 1000,
-      subscription: o.subscription ?? 'revenues',
+      ...(o.subscriptions !== undefined
+        ? { subscriptions: o.subscriptions }
+        : o.subscription !== undefined
+          ? { subscriptions: o.subscription === 'none' ? [] : ['revenues'] }
+          : {}),
       ...(o.password === undefined ? {} : { password: o.password }),
       now: new Date(),
     });

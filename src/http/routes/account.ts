@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { SUBSCRIPTIONS } from '../../datasets/registry.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { freeCall } from '../free-call.js';
 import { GET_ONLY } from '../method-discipline.js';
@@ -35,8 +36,18 @@ export function accountRoute(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const caller = callerOf(request);
         const balance = await freeCall(ctx, reply, caller);
-        if (caller.mode === 'test') return reply.send({ account_id: TEST_ACCOUNT_ID, balance, subscription: 'revenues' });
-        return reply.send({ account_id: caller.accountId, balance, subscription: caller.subscription });
+        if (caller.mode === 'test') {
+          return reply.send({
+            account_id: TEST_ACCOUNT_ID,
+            balance,
+            subscription: 'revenues',
+            subscriptions: [...SUBSCRIPTIONS],
+          });
+        }
+        const held = SUBSCRIPTIONS.filter((s) => caller.subscriptions.has(s));
+        // `subscription` stays as scripts know it (DESIGN §6): revenues when held, else none.
+        const subscription = caller.subscriptions.has('revenues') ? 'revenues' : 'none';
+        return reply.send({ account_id: caller.accountId, balance, subscription, subscriptions: held });
       },
     );
   };

@@ -4,16 +4,17 @@ import type { AppContext } from '../../app-context.js';
 import type { Catalog, Company } from '../../catalog/catalog.js';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import { MIC_CODES } from '../../catalog/mic-codes.js';
-import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_CREDITS } from '../../credits/prices.js';
-import { mockRevenues } from '../../mock/mock-data.js';
-import { resolvePeriod } from '../../revenues/revenue-data.js';
+import type { Dataset } from '../../datasets/dataset.js';
+import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
 import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
-import { CreditHeaders, commonErrors, RevenueRecordSchema, textResponse } from '../schemas.js';
+import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
+import { periodsRoute } from './periods.js';
 
+/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
 export const RevenuesQuery = Type.Object(
   {
     ticker: Type.Optional(
@@ -23,8 +24,8 @@ export const RevenuesQuery = Type.Object(
         description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
       }),
     ),
-    // One enum rather than a union of literals: generated clients get one string-union type.
     mic_code: Type.Optional(
+      // One enum rather than a union of literals: generated clients get one string-union type.
       Type.Unsafe<(typeof MIC_CODES)[number]>(
         Type.String({ enum: [...MIC_CODES], description: 'one of the Market Identifier Codes listed in the API reference.' }),
       ),
@@ -56,35 +57,37 @@ export const RevenuesQuery = Type.Object(
 );
 export type RevenuesQuery = Static<typeof RevenuesQuery>;
 
-const schema = {
-  operationId: 'getRevenues',
-  summary: 'Total revenue of one company for one reporting period, in USD',
-  description:
-    'Identifier precedence: company_id > isin > lei > ticker (+ mic_code). Lower identifiers given beside a higher one are validated, then ignored. ' +
-    'Costs 25 credits for the first access to a company-period, 1 for a repeat, 1 for a 204; errors are free.',
-  tags: ['revenues'],
-  security: [{ bearerAuth: [] }],
-  querystring: RevenuesQuery,
-  response: {
-    200: {
-      description: 'Every revenue data point of the company-period (first reported and restated).',
-      headers: CreditHeaders,
-      content: { 'application/json': { schema: Type.Array(RevenueRecordSchema) } },
+function schemaOf(dataset: Dataset) {
+  const r = dataset.route;
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    description: r.description,
+    tags: [r.tag],
+    security: [{ bearerAuth: [] }],
+    querystring: RevenuesQuery,
+    response: {
+      200: {
+        description: r.ok,
+        headers: CreditHeaders,
+        content: { 'application/json': { schema: Type.Array(dataset.recordSchema) } },
+      },
+      204: {
+        description: r.noData,
+        headers: CreditHeaders,
+        type: 'null',
+      },
+      ...commonErrors,
+      402: textResponse('Insufficient credits; nothing was charged.', CreditHeaders),
+      403: { description: r.forbidden, headers: CreditHeaders, type: 'null' },
+      404: textResponse('Unknown company, period not covered, or its documents are not processed yet.'),
     },
-    204: {
-      description: 'The company and period exist but no revenue figure was published for it.',
-      headers: CreditHeaders,
-      type: 'null',
-    },
-    ...commonErrors,
-    402: textResponse('Insufficient credits; nothing was charged.', CreditHeaders),
-    403: { description: 'The account has no subscription to the revenues dataset.', headers: CreditHeaders, type: 'null' },
-    404: textResponse('Unknown company, period not covered, or its documents are not processed yet.'),
-  },
-};
+  };
+}
 
-/** The identifier parameters alone, as /revenues/periods takes them. */
-export type IdentifierQuery = Omit<RevenuesQuery, 'reporting_period'>;
+/** The identifier parameters alone, as the periods endpoints take them. */
+export const IdentifierQuery = Type.Omit(RevenuesQuery, ['reporting_period'], { additionalProperties: false });
+export type IdentifierQuery = Static<typeof IdentifierQuery>;
 
 /** The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code). */
 export function lookUp(catalog: Catalog, q: IdentifierQuery): { company: Company | undefined; described: string } {
@@ -106,29 +109,38 @@ export function identifierOf(q: IdentifierQuery): string {
   return id;
 }
 
-export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
+/**
+ * The endpoint of one dataset: every dataset is checked, resolved and billed the same way
+ * (401 -> 400 -> 403 -> 404 -> 200/204 or 402), its declaration saying only what differs.
+ */
+export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAsync {
+  const cache = new CompanyDataCache<CompanyData<unknown>>((companyId) =>
+    dataset.load(ctx.db.kysely, companyId, ctx.config.publicUrl),
+  );
+  ctx.onDataChange(() => cache.clear());
+  const { prices } = dataset;
   return async (app) => {
     app.get<{ Querystring: RevenuesQuery }>(
-      '/api/v1/revenues',
-      { ...GET_ONLY, schema, onRequest: authHook(ctx), preValidation: queryGuard },
+      dataset.route.path,
+      { ...GET_ONLY, schema: schemaOf(dataset), onRequest: authHook(ctx), preValidation: queryGuard },
       async (request, reply) => {
         const q = request.query;
         const caller = callerOf(request);
         if (caller.mode === 'test') {
-          const records = mockRevenues(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
-          await bill(ctx, request, reply, caller, { endpoint: 'revenues', price: 0 });
+          const records = dataset.mock(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
+          await bill(ctx, request, reply, caller, { endpoint: dataset.name, price: 0 });
           return reply.send(records);
         }
         identifierOf(q);
-        if (caller.subscription !== 'revenues') {
+        if (!caller.subscriptions.has(dataset.subscription)) {
           throw new ApiError('subscription_required', 'Subscription required.', {
-            cost: REVENUE_FIRST_ACCESS_CREDITS,
+            cost: prices.firstAccess,
             balance: await ctx.billing.balanceOf(caller.accountId),
           });
         }
         const { company, described } = lookUp(await ctx.catalog(), q);
         if (company === undefined) throw new ApiError('not_found', `No company matches ${described}.`);
-        const outcome = resolvePeriod(await ctx.revenues.get(company.companyId), q.reporting_period);
+        const outcome = resolvePeriod(await cache.get(company.companyId), q.reporting_period);
         if (outcome.kind === 'not-covered') {
           const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
           throw new ApiError('not_found', `No data for ${which} of ${described}: not covered by any processed document.`);
@@ -141,15 +153,16 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
           caller,
           outcome.kind === 'data'
             ? {
-                endpoint: 'revenues',
-                price: REVENUE_FIRST_ACCESS_CREDITS,
-                purchase: { ...subject, repeatPrice: REVENUE_REPEAT_CREDITS },
+                endpoint: dataset.name,
+                price: prices.firstAccess,
+                purchase: { ...subject, dataset: dataset.name, repeatPrice: prices.repeat },
               }
-            : { endpoint: 'revenues', price: REVENUE_NO_DATA_CREDITS, subject },
+            : { endpoint: dataset.name, price: prices.noData, subject },
         );
         if (outcome.kind === 'no-data') return reply.code(204).send();
         return reply.send(outcome.records);
       },
     );
+    await app.register(periodsRoute(ctx, dataset, (companyId) => cache.get(companyId)));
   };
 }

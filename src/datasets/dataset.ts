@@ -1,0 +1,74 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { DatasetBundle } from './dataset-bundle.js';
+import type { CompanyData } from './period-data.js';
+
+/** What a dataset's calls cost (credits); errors are free whatever the dataset. */
+export interface DatasetPrices {
+  /** A 200 for a company-period the account has not bought in this dataset. */
+  firstAccess: number;
+  /** A 200 for a company-period bought before in this dataset. */
+  repeat: number;
+  /** A 204: the period is covered, the dataset has no figure for it. */
+  noData: number;
+}
+
+/** Who looks at a trace page: values are shown only to an account that bought the company-period. */
+export type TraceAccess = 'signed-out' | 'not-bought' | 'bought';
+
+/** A data point found by its trace id, ready to be shown. */
+export interface TracePoint {
+  /** The company-period whose purchase (in this dataset) shows the point's values. */
+  readonly subject: { companyId: string; period: number };
+  /** The HTML page of `/trace/{id}`. */
+  page(access: TraceAccess, publicUrl: string): Promise<string>;
+  /**
+   * The same facts as data, for a machine-readable provenance answer. No route serves it yet:
+   * the slot is here so that such an answer, when added, asks each dataset as the page does.
+   */
+  provenance?(access: TraceAccess, publicUrl: string): Promise<Record<string, unknown>>;
+}
+
+/**
+ * One dataset of the API, declared in one place (DESIGN §13): billing, purchases, subscriptions,
+ * the route, the OpenAPI document, mock data, trace pages and the bundle go through this and
+ * name no dataset, so a new dataset is a folder and one line in the registry.
+ */
+export interface Dataset<R = unknown> {
+  /** Also the purchase key's dataset and the ledger's endpoint: never renamed once data is sold. */
+  readonly name: string;
+  /** What people call it (the console's ledger and purchases). */
+  readonly label: string;
+  /** The subscription an account needs (several datasets may share one). */
+  readonly subscription: string;
+  /** Route and OpenAPI texts; the query parameters are those of every dataset (§1). */
+  readonly route: {
+    path: string;
+    operationId: string;
+    /** Of `{path}/periods`, the free list of available periods (§11.2). */
+    periodsOperationId: string;
+    summary: string;
+    description: string;
+    tag: string;
+    /** What the OpenAPI document says of the tag (the first dataset of a tag says it). */
+    tagDescription: string;
+    ok: string;
+    noData: string;
+    forbidden: string;
+  };
+  /** One record of a 200 body (an array of them). */
+  readonly recordSchema: TSchema;
+  readonly prices: DatasetPrices;
+  /**
+   * A company's available periods and their records. The periods are also what a per-dataset
+   * "available periods" query answers.
+   */
+  load(db: Kysely<Database>, companyId: string, publicUrl: string): Promise<CompanyData<R>>;
+  /** Test-token records (§1.11): deterministic, plausible, written nowhere. */
+  mock(identifier: string, requestedPeriod: number, publicUrl: string): R[];
+  /** Finds one of this dataset's data points by its trace id (undefined: not one of ours). */
+  trace?(db: Kysely<Database>, id: string): Promise<TracePoint | undefined>;
+  /** The dataset's own bundle file, when it has one beside the core files. */
+  readonly bundle?: DatasetBundle;
+}

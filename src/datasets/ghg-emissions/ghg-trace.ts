@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import { formatNumber } from '../../console/layout.js';
+import type { Database, DocumentStatus } from '../../db/schema.js';
+import { type Html, html, page } from '../../web/html.js';
+import type { TraceAccess, TracePoint } from '../dataset.js';
+
+const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const SCOPE_TEXT: Record<string, string> = {
+  '1': 'Scope 1 (direct)',
+  '2-location': 'Scope 2, location-based',
+  '2-market': 'Scope 2, market-based',
+  '3': 'Scope 3 (value chain)',
+};
+
+const STATUS_TEXT: Record<DocumentStatus, string> = {
+  processed: 'processed',
+  pending: 'pending: not processed yet, so the API does not serve its figures',
+  failed: 'failed: its figures could not be extracted, so the API does not serve them',
+};
+
+/** One emission point with its company and report: what its trace page shows. */
+export interface GhgTraceFacts {
+  pointId: string;
+  companyId: string;
+  companyName: string;
+  country: string | null;
+  lei: string | null;
+  period: number;
+  scope: string;
+  value: number;
+  sourceValue: string;
+  sourceUnit: string;
+  page: string | null;
+  document: { documentId: string; title: string; sourceUrl: string; publishedOn: string; status: DocumentStatus };
+}
+
+/** The facts of an emission point, or undefined when the id is not one. */
+export async function loadGhgFacts(db: Kysely<Database>, pointId: string): Promise<GhgTraceFacts | undefined> {
+  if (!ID_RE.test(pointId)) return undefined;
+  const p = await db
+    .selectFrom('ghg_points as p')
+    .innerJoin('companies as c', 'c.company_id', 'p.company_id')
+    .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+    .select([
+      'p.point_id',
+      'p.company_id',
+      'p.reporting_period',
+      'p.scope',
+      'p.value',
+      'p.source_value',
+      'p.source_unit',
+      'p.page',
+    ])
+    .select(['c.name', 'c.country', 'c.lei', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+    .where('p.point_id', '=', pointId)
+    .executeTakeFirst();
+  if (p === undefined) return undefined;
+  return {
+    pointId: p.point_id,
+    companyId: p.company_id,
+    companyName: p.name,
+    country: p.country,
+    lei: p.lei,
+    period: p.reporting_period,
+    scope: p.scope,
+    value: Number(p.value),
+    sourceValue: p.source_value,
+    sourceUnit: p.source_unit,
+    page: p.page,
+    document: {
+      documentId: p.document_id,
+      title: p.title,
+      sourceUrl: p.source_url,
+      publishedOn: p.published_on,
+      status: p.status,
+    },
+  };
+}
+
+/** A link only for http(s) addresses; anything else is shown as text, never made clickable. */
+export function sourceLink(url: string): Html {
+  return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer">${url}</a>` : html`<span>${url}</span>`;
+}
+
+/** The report a figure came from: title, link, page where known, publication, status. */
+export function reportFacts(d: GhgTraceFacts['document'], pageRef: string | null): Html {
+  return html`<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>
+<dt>Page</dt><dd>${pageRef ?? 'not recorded'}</dd><dt>Published</dt><dd>${d.publishedOn}</dd>
+<dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>`;
+}
+
+/** How the reported figure became the served one. */
+export function conversionText(f: Pick<GhgTraceFacts, 'sourceValue' | 'sourceUnit' | 'value'>): string {
+  if (f.sourceUnit === 't') return `reported in tCO2e as ${f.sourceValue}; served as ${formatNumber(f.value)} tCO2e`;
+  const factor = f.sourceUnit === 'kt' ? '1,000' : '1,000,000';
+  return `reported as ${f.sourceValue} ${f.sourceUnit}CO2e × ${factor} = ${formatNumber(f.value)} tCO2e (rounded half away from zero)`;
+}
+
+function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html {
+  const what = `${f.companyName}, ${f.period}`;
+  if (access === 'bought') return html`<p class="muted">Values shown because your account bought ${what} (GHG emissions).</p>`;
+  if (access === 'signed-out') {
+    return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.</p>
+<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${f.pointId}`)}">Sign in</a> to see them.</p></div>`;
+  }
+  const call = `${publicUrl}/api/v1/ghg-emissions?company_id=${f.companyId}&reporting_period=${f.period}`;
+  return html`<div class="notice" role="status"><p>Your account has not bought the GHG emissions of ${what} yet, so its values are not shown.</p>
+<pre class="key"><code>curl -H "Authorization: Bearer $CORPDATA_API_KEY" "${call}"</code></pre></div>`;
+}
+
+/** The trace page of an emission point: the report it came from, its page and the unit conversion. */
+export function ghgTracePage(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): string {
+  const shown = access === 'bought' && f.document.status === 'processed';
+  return page(
+    `${SCOPE_TEXT[f.scope] ?? f.scope} · ${f.companyName} · ${f.period}`,
+    html`<p class="muted">Traceability of a data point</p>
+<h1>GHG emissions, ${SCOPE_TEXT[f.scope] ?? f.scope}, of ${f.companyName}, ${f.period}</h1>
+${notice(f, access, publicUrl)}
+<h2>Data point</h2>
+<dl class="facts"><dt>Scope</dt><dd>${SCOPE_TEXT[f.scope] ?? f.scope}</dd><dt>Reporting period</dt><dd>${f.period}</dd>
+<dt>Year of disclosure</dt><dd>${f.document.publishedOn.slice(0, 4)}</dd><dt>Unit reported</dt><dd>${f.sourceUnit}CO2e</dd>
+${shown ? html`<dt>Value</dt><dd class="value"><strong>${formatNumber(f.value)} tCO2e</strong></dd><dt>Unit conversion</dt><dd>${conversionText(f)}</dd>` : ''}
+<dt>Data point id</dt><dd><code>${f.pointId}</code></dd></dl>
+<h2>Company</h2>
+<dl class="facts"><dt>Name</dt><dd>${f.companyName}</dd><dt>Country</dt><dd>${f.country ?? '—'}</dd>
+<dt>LEI</dt><dd>${f.lei === null ? '—' : html`<code>${f.lei}</code>`}</dd><dt>Company id</dt><dd><code>${f.companyId}</code></dd></dl>
+<h2>Source report</h2>
+${reportFacts(f.document, f.page)}`,
+  );
+}
+
+/** The dataset's trace hook. */
+export async function traceEmission(db: Kysely<Database>, id: string): Promise<TracePoint | undefined> {
+  const facts = await loadGhgFacts(db, id);
+  if (facts === undefined) return undefined;
+  return {
+    subject: { companyId: facts.companyId, period: facts.period },
+    page: async (access, publicUrl) => ghgTracePage(facts, access, publicUrl),
+  };
+}

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { CompanyData } from '../period-data.js';
+import { type GhgEmissionRecord, scopeRank } from './ghg-record.js';
+
+/**
+ * One company's emission figures from processed documents. A period is available when a
+ * processed document holding emission figures of the company reports on it, or when such a
+ * document holds a figure for it; a revenue-only document makes no emission period.
+ */
+export async function loadCompanyEmissions(
+  db: Kysely<Database>,
+  companyId: string,
+  publicUrl: string,
+): Promise<CompanyData<GhgEmissionRecord>> {
+  const points = await db
+    .selectFrom('ghg_points as p')
+    .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+    .select(['p.point_id', 'p.reporting_period', 'p.scope', 'p.value', 'p.document_id', 'd.published_on'])
+    .select('d.reporting_period as document_period')
+    .where('p.company_id', '=', companyId)
+    .where('d.status', '=', 'processed')
+    .execute();
+  const records = new Map<number, GhgEmissionRecord[]>();
+  for (const p of points) if (!records.has(p.document_period)) records.set(p.document_period, []);
+  for (const p of points) {
+    const list = records.get(p.reporting_period) ?? [];
+    list.push({
+      year_of_disclosure: Number(p.published_on.slice(0, 4)),
+      reporting_period: p.reporting_period,
+      scope: p.scope,
+      value: Number(p.value),
+      unit: 'tCO2e',
+      company_id: companyId,
+      document_id: p.document_id,
+      traceability_source_url: `${publicUrl}/trace/${p.point_id}`,
+    });
+    records.set(p.reporting_period, list);
+  }
+  for (const list of records.values()) {
+    list.sort(
+      (a, b) =>
+        scopeRank(a.scope) - scopeRank(b.scope) ||
+        a.year_of_disclosure - b.year_of_disclosure ||
+        (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0),
+    );
+  }
+  return { periods: [...records.keys()].sort((a, b) => b - a), records };
+}

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import { formatNumber } from '../../console/layout.js';
+import type { Database } from '../../db/schema.js';
+import { loadTraceFacts, loadTraceValues } from '../../trace/trace-query.js';
+import { html, page } from '../../web/html.js';
+import type { TraceAccess, TracePoint } from '../dataset.js';
+import { conversionText, loadGhgFacts, reportFacts, SCOPE_TEXT, sourceLink } from '../ghg-emissions/ghg-trace.js';
+import { intensity } from './intensity.js';
+
+/** The trace hook of an intensity: `{emission point}~{revenue point}`, both documents on one page. */
+export async function traceIntensity(db: Kysely<Database>, id: string): Promise<TracePoint | undefined> {
+  const [emissionId, revenueId, ...rest] = id.split('~');
+  if (emissionId === undefined || revenueId === undefined || rest.length > 0) return undefined;
+  const [emission, revenue] = await Promise.all([loadGhgFacts(db, emissionId), loadTraceFacts(db, revenueId)]);
+  if (emission === undefined || revenue === undefined) return undefined;
+  if (emission.companyId !== revenue.companyId || emission.period !== revenue.period) return undefined;
+  const what = `${emission.companyName}, ${emission.period}`;
+  const scope = SCOPE_TEXT[emission.scope] ?? emission.scope;
+  return {
+    subject: { companyId: emission.companyId, period: emission.period },
+    async page(access: TraceAccess, publicUrl: string) {
+      const values =
+        access === 'bought' ? (await loadTraceValues(db, revenue.companyId, revenue.period)).get(revenueId) : undefined;
+      const value = values === undefined ? undefined : intensity(emission.value, values.valueUsd);
+      const call = `${publicUrl}/api/v1/ghg-intensity?company_id=${emission.companyId}&reporting_period=${emission.period}`;
+      const notice =
+        access === 'bought'
+          ? html`<p class="muted">Values shown because your account bought the GHG intensity of ${what}.</p>`
+          : access === 'signed-out'
+            ? html`<div class="notice" role="status"><p>The values are shown to accounts that have bought the GHG intensity of ${what}.</p>
+<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${id}`)}">Sign in</a> to see them.</p></div>`
+            : html`<div class="notice" role="status"><p>Your account has not bought the GHG intensity of ${what} yet, so its values are not shown.</p>
+<pre class="key"><code>curl -H "Authorization: Bearer $CORPDATA_API_KEY" "${call}"</code></pre></div>`;
+      const r = revenue.document;
+      return page(
+        `GHG intensity · ${emission.companyName} · ${emission.period}`,
+        html`<p class="muted">Traceability of a data point</p>
+<h1>GHG intensity, ${scope}, of ${what}</h1>
+${notice}
+<h2>Data point</h2>
+<dl class="facts"><dt>Scope</dt><dd>${scope}</dd><dt>Reporting period</dt><dd>${emission.period}</dd><dt>Formula</dt>
+<dd>emissions (tCO2e) ÷ (revenue (USD) ÷ 1,000,000), rounded half away from zero to 3 decimals</dd>
+${
+  value === undefined || values === undefined
+    ? ''
+    : html`<dt>Value</dt><dd class="value"><strong>${String(value)} tCO2e/USD million</strong></dd>
+<dt>Emissions</dt><dd>${formatNumber(emission.value)} tCO2e (${conversionText(emission)})</dd>
+<dt>Revenue</dt><dd>${formatNumber(values.valueUsd)} USD</dd>`
+}
+<dt>Company</dt><dd>${emission.companyName} (<code>${emission.companyId}</code>)</dd></dl>
+<h2>Emissions source report</h2>
+${reportFacts(emission.document, emission.page)}
+<p><a href="/trace/${emission.pointId}">The emission data point</a></p>
+<h2>Revenue source document</h2>
+<dl class="facts"><dt>Title</dt><dd>${r.title}</dd><dt>Source</dt><dd class="key">${sourceLink(r.sourceUrl)}</dd>
+<dt>Published</dt><dd>${r.publishedOn}</dd><dt>Document id</dt><dd><code>${r.documentId}</code></dd></dl>
+<p><a href="/trace/${revenue.pointId}">The revenue data point</a></p>`,
+      );
+    },
+  };
+}

@@ -19,7 +19,14 @@ interface Header {
 }
 
 /** Schemas that get a name in `components.schemas`, found by the `title` the route schemas give them. */
-const NAMED = new Set(['RevenueRecord', 'CompanyRecord', 'Account', 'RevenuePeriods', 'Provenance']);
+/** Schemas shown once in `components`: the fixed ones and every dataset's record. */
+const NAMED = new Set([
+  'CompanyRecord',
+  'Account',
+  'AvailablePeriods',
+  'Provenance',
+  ...DATASETS.map((d) => String(d.recordSchema.title)),
+]);
 
 const REQUEST_ID: Header = {
   description: 'Unique id of this request, also in the server log (and in the body of a 500).',

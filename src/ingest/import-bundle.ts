@@ -5,7 +5,14 @@ import { withBulkSession } from '../db/bulk-session.js';
 import type { Database } from '../db/schema.js';
 import { bumpVersion, readVersions } from '../db/versions.js';
 import { applyStage } from './apply-stage.js';
-import { BUNDLE_FILE_NAMES, BUNDLE_FILES, type BundleFile, ImportError, type ImportIssue } from './bundle-files.js';
+import {
+  BUNDLE_FILE_NAMES,
+  BUNDLE_FILES,
+  type BundleFile,
+  ImportError,
+  type ImportIssue,
+  OPTIONAL_COLUMNS,
+} from './bundle-files.js';
 import { readCsv } from './read-csv.js';
 import { renormalize } from './renormalize.js';
 import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter } from './stage.js';
@@ -168,7 +175,7 @@ async function stageFile(
 ): Promise<number> {
   const writer = new StageWriter(db, STAGE_TABLE[file]);
   let rows = 0;
-  reading: for await (const batch of readCsv(path, file, BUNDLE_FILES[file], issues)) {
+  reading: for await (const batch of readCsv(path, file, BUNDLE_FILES[file], issues, OPTIONAL_COLUMNS[file])) {
     for (const { line, values } of batch.rows) {
       rows++;
       const staged = stageRow(file, values, rates);

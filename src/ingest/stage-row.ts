@@ -45,7 +45,7 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const c = checkCompany(v);
       if (!c.ok) return c;
       const r = c.row;
-      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin] };
+      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin, r.cik] };
     }
     case 'listings.csv': {
       const c = checkListing(v);
@@ -56,7 +56,10 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const c = checkDocument(v);
       if (!c.ok) return c;
       const r = c.row;
-      return { ok: true, row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status] };
+      return {
+        ok: true,
+        row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status, r.form, r.accession],
+      };
     }
     case 'revenues.csv':
       return stageRevenue(v, rates);
@@ -98,6 +101,9 @@ function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[
       r.currency,
       valueUsd,
       basis.currency,
+      r.concept,
+      r.periodStart,
+      r.periodEnd,
     ],
   };
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BUNDLE_FILES } from '../ingest/bundle-files.js';
+import { BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
 import { yearlyRates } from './fx.js';

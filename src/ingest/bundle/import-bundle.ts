@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { withBulkSession } from '../db/bulk-session.js';
-import type { Database } from '../db/schema.js';
-import { bumpVersion, readVersions } from '../db/versions.js';
-import { applyStage } from './apply-stage.js';
+import type { Database } from '../../db/schema.js';
+import { type StageDb, StageWriter } from '../core/stage.js';
+import { type ImportPhase, MAX_ISSUES, stagedWrite } from '../core/staged-write.js';
 import {
   BUNDLE_FILE_NAMES,
   BUNDLE_FILES,
@@ -14,10 +13,7 @@ import {
   OPTIONAL_COLUMNS,
 } from './bundle-files.js';
 import { readCsv } from './read-csv.js';
-import { renormalize } from './renormalize.js';
-import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter } from './stage.js';
-import { checkStage } from './stage-checks.js';
-import { type Rates, rateKey, STAGE_TABLE, stageRow } from './stage-row.js';
+import { type Rates, STAGE_TABLE, stageRow } from './stage-row.js';
 
 export { pointId } from './stage-row.js';
 
@@ -31,8 +27,7 @@ export interface ImportSummary {
   renormalized: number;
 }
 
-/** What an import is busy with: reading (and staging) the files, checking the whole, writing it. */
-export type ImportPhase = 'reading' | 'checking' | 'applying';
+export type { ImportPhase };
 
 /** How far reading has come: bytes of all the bundle's files, and rows of the file being read. */
 export interface ImportProgress {
@@ -47,14 +42,6 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Called as each phase begins; the import waits for a returned promise before going on. */
   onPhase?: (phase: ImportPhase) => void | Promise<void>;
-}
-
-/** Stop reading after this many problems: the operator has enough to fix. */
-const MAX_ISSUES = 200;
-
-async function loadRates(db: Kysely<Database>): Promise<Rates> {
-  const rows = await db.selectFrom('fx_rates').select(['currency', 'year', 'usd_per_unit', 'source']).execute();
-  return new Map(rows.map((r) => [rateKey(r.currency, r.year), { usdPerUnit: r.usd_per_unit, source: r.source }]));
 }
 
 function bundleFiles(dir: string): BundleFile[] {
@@ -89,74 +76,42 @@ function bundleFiles(dir: string): BundleFile[] {
  */
 export async function importBundle(db: Kysely<Database>, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const present = bundleFiles(dir);
-  // One connection throughout: temporary tables belong to the connection that made them.
-  return db.connection().execute((conn) => withBulkSession(conn, () => stageCheckApply(conn, dir, present, options)));
+  return stagedWrite(db, dir, (stage, rates) => stageFiles(stage, dir, present, rates, options), {
+    onPhase: options.onPhase,
+    sortIssues,
+    rerun: 'import it again',
+  });
 }
 
-async function stageCheckApply(
-  conn: Kysely<Database>,
+async function stageFiles(
+  stage: StageDb,
   dir: string,
   present: BundleFile[],
+  rates: Rates,
   options: ImportOptions,
-): Promise<ImportSummary> {
-  try {
-    const startVersion = (await readVersions(conn)).data;
-    const rates = await loadRates(conn);
-    const previousRates = new Map(rates);
-    const stage = await createStage(conn);
-    await options.onPhase?.('reading');
-    const issues: ImportIssue[] = [];
-    const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
-    const sizes = present.map((file) => statSync(join(dir, file)).size);
-    const totalBytes = sizes.reduce((a, b) => a + b, 0);
-    let bytesBefore = 0;
-    for (const [i, file] of present.entries()) {
-      const progress = (rows: number, bytesRead: number) =>
-        options.onProgress?.({ file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
-      counts[file] = await stageFile(stage, join(dir, file), file, rates, issues, progress);
-      bytesBefore += sizes[i] ?? 0;
-      if (issues.length >= MAX_ISSUES) break;
-    }
-    if (issues.length === 0) {
-      await options.onPhase?.('checking');
-      await stageRates(stage, rates);
-      await indexStage(stage);
-      issues.push(...(await checkStage(stage)));
-    }
-    if (issues.length > 0) throw new ImportError(sortIssues(issues).slice(0, MAX_ISSUES));
-    await options.onPhase?.('applying');
-    const renormalized = await conn.transaction().execute(async (trx) => {
-      // A write first, so SQLite takes the write lock now rather than failing to upgrade later.
-      await bumpVersion(trx, 'data');
-      if ((await readVersions(trx)).data !== startVersion + 1) {
-        throw new ImportError([
-          { file: dir, line: 0, message: 'another import changed the data while this one was checked: import it again' },
-        ]);
-      }
-      await applyStage(trx.withTables<StageTables>());
-      return renormalize(trx, previousRates, rates);
-    });
-    return {
+): Promise<{ issues: ImportIssue[]; result: Omit<ImportSummary, 'renormalized'> }> {
+  const issues: ImportIssue[] = [];
+  const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
+  const sizes = present.map((file) => statSync(join(dir, file)).size);
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  let bytesBefore = 0;
+  for (const [i, file] of present.entries()) {
+    const progress = (rows: number, bytesRead: number) =>
+      options.onProgress?.({ file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
+    counts[file] = await stageFile(stage, join(dir, file), file, rates, issues, progress);
+    bytesBefore += sizes[i] ?? 0;
+    if (issues.length >= MAX_ISSUES) break;
+  }
+  return {
+    issues,
+    result: {
       fx_rates: counts['fx_rates.csv'],
       companies: counts['companies.csv'],
       listings: counts['listings.csv'],
       documents: counts['documents.csv'],
       revenues: counts['revenues.csv'],
-      renormalized,
-    };
-  } finally {
-    await dropStage(conn);
-  }
-}
-
-/** The rates figures were converted with, so applying them stores each figure's rate beside it. */
-async function stageRates(db: StageDb, rates: Rates): Promise<void> {
-  const writer = new StageWriter(db, 'stage_rates');
-  for (const [key, rate] of rates) {
-    const [currency = '', year = ''] = key.split(':');
-    await writer.add([currency, Number(year), rate.usdPerUnit, rate.source, 0]);
-  }
-  await writer.flush();
+    },
+  };
 }
 
 function sortIssues(issues: ImportIssue[]): ImportIssue[] {

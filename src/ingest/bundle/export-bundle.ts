@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { allColumns, BUNDLE_FILES } from './bundle-files.js';
 import { CsvWriter } from './write-csv.js';
 

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { ImportIssue } from './bundle-files.js';
+import type { ImportIssue } from './issues.js';
 import type { StageDb, StageTable } from './stage.js';
 
 interface Finding {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
+import { USD_RATE } from './rates.js';
 import type { StageDb } from './stage.js';
-import { USD_RATE } from './stage-row.js';
 
 /**
  * Applies a checked stage: upserts keyed by the bundle's stable ids, so the same bundle twice

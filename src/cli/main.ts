@@ -9,6 +9,7 @@ import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
+import { type IngestSource, runIngest } from './run-ingest.js';
 import { serve } from './serve.js';
 
 /** A failure to report on one stderr line with a non-zero exit. */
@@ -71,6 +72,21 @@ program
   .argument('<dir>', 'folder to write the bundle into')
   .description('Write the catalog and revenue data out as an import bundle.')
   .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir)), { bulk: true }));
+
+program
+  .command('ingest')
+  .argument(
+    '<source>',
+    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip) or sec-fsds (data set zips)',
+  )
+  .argument('<paths...>', 'input files or folders')
+  .description('Ingest SEC filings, whole or not at all; prints counts of what was added and skipped.')
+  .action((source: string, paths: string[]) => {
+    if (source !== 'sec-tickers' && source !== 'sec-companyfacts' && source !== 'sec-fsds') {
+      throw new InvalidArgumentError(`unknown source "${source}": use sec-tickers, sec-companyfacts or sec-fsds`);
+    }
+    return withDatabase(async ({ db }) => print(await runIngest(db.kysely, source as IngestSource, paths)), { bulk: true });
+  });
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

@@ -257,13 +257,17 @@ export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
   });
 }
 
-/** A filed figure's concept and period: all three or none, the period in order. */
+/**
+ * A filed figure's concept and period end go together; the start is optional (a data set gives
+ * only the number of quarters), and when given comes before the end.
+ */
 function filedPeriod(m: Messages, v: Record<string, string>) {
   const concept = optional(v.concept ?? '');
   const periodStart = optional(v.period_start ?? '');
   const periodEnd = optional(v.period_end ?? '');
-  const given = [concept, periodStart, periodEnd].filter((x) => x !== null).length;
-  if (given !== 0 && given !== 3) m.add('concept, period_start and period_end go together: give all three or none');
+  if ((concept === null) !== (periodEnd === null) || (periodStart !== null && periodEnd === null)) {
+    m.add('concept and period_end go together (period_start too, when given): give them or none');
+  }
   if (concept !== null && !CONCEPT_RE.test(concept)) m.add(`concept "${concept}" is not a taxonomy:Name concept`);
   if (periodStart !== null) date(m, periodStart, 'period_start');
   if (periodEnd !== null) date(m, periodEnd, 'period_end');

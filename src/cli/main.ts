@@ -9,7 +9,7 @@ import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
-import { type IngestSource, runIngest } from './run-ingest.js';
+import type { IngestSource } from './run-ingest.js';
 import { serve } from './serve.js';
 
 /** A failure to report on one stderr line with a non-zero exit. */
@@ -85,7 +85,14 @@ program
     if (source !== 'sec-tickers' && source !== 'sec-companyfacts' && source !== 'sec-fsds') {
       throw new InvalidArgumentError(`unknown source "${source}": use sec-tickers, sec-companyfacts or sec-fsds`);
     }
-    return withDatabase(async ({ db }) => print(await runIngest(db.kysely, source as IngestSource, paths)), { bulk: true });
+    // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.
+    return withDatabase(
+      async ({ db }) => {
+        const { runIngest } = await import('./run-ingest.js');
+        print(await runIngest(db.kysely, source as IngestSource, paths));
+      },
+      { bulk: true },
+    );
   });
 
 const accounts = program.command('accounts').description('Manage accounts.');

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
+import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
+import { filedFigures } from './filings.js';
 import { yearlyRates } from './fx.js';
 import { checkSegments } from './markets.js';
 import { Report } from './report.js';
@@ -14,7 +15,7 @@ import { sourcesText } from './sources-text.js';
  * input gives byte-identical files. Usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR.
  * OUT_DIR receives the five bundle files; its parent receives REPORT.txt and SOURCES.md.
  */
-function main(sourceDir: string, outDir: string): void {
+async function main(sourceDir: string, outDir: string): Promise<void> {
   const report = new Report();
   checkSegments(readSource(sourceDir, 'mic.csv'));
   const rates = yearlyRates(readSource(sourceDir, 'fx_yearly_avg_usd.csv'));
@@ -28,9 +29,19 @@ function main(sourceDir: string, outDir: string): void {
   revenues.addSec(readSource(sourceDir, 'revenues_sec_xbrl_rpages.csv'), companies);
   revenues.addReports(readSource(sourceDir, 'revenues_company_reports.csv'), companies);
 
+  const filed = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate);
+
   const all = companies.all();
-  const documents = [...revenues.documents.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const figures = [...revenues.figures.values()].sort(
+  type Document = { id: string; form?: string; accession?: string } & Omit<
+    (typeof filed.documents)[number],
+    'form' | 'accession'
+  >;
+  type Figure = { concept?: string; start?: string | null; end?: string } & Omit<
+    (typeof filed.figures)[number],
+    'concept' | 'start' | 'end'
+  >;
+  const documents: Document[] = [...revenues.documents.values(), ...filed.documents].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const figures: Figure[] = [...revenues.figures.values(), ...filed.figures].sort(
     (a, b) =>
       (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
       a.period - b.period ||
@@ -42,10 +53,11 @@ function main(sourceDir: string, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   writeCsv(
     join(outDir, 'companies.csv'),
-    BUNDLE_FILES['companies.csv'],
+    allColumns('companies.csv'),
     all.map((c) => {
       const [p] = c.listings;
-      return [c.id, c.name, c.country ?? '', '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? ''];
+      const cik = c.key.startsWith('sec-cik:') ? c.key.slice('sec-cik:'.length).padStart(10, '0') : '';
+      return [c.id, c.name, c.country ?? '', '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
     }),
   );
   const further = all
@@ -54,13 +66,32 @@ function main(sourceDir: string, outDir: string): void {
   writeCsv(join(outDir, 'listings.csv'), BUNDLE_FILES['listings.csv'], further);
   writeCsv(
     join(outDir, 'documents.csv'),
-    BUNDLE_FILES['documents.csv'],
-    documents.map((d) => [d.id, d.companyId, d.title, d.sourceUrl, d.publishedOn, String(d.reportingPeriod), 'processed']),
+    allColumns('documents.csv'),
+    documents.map((d) => [
+      d.id,
+      d.companyId,
+      d.title,
+      d.sourceUrl,
+      d.publishedOn,
+      String(d.reportingPeriod),
+      'processed',
+      d.form ?? '',
+      d.accession ?? '',
+    ]),
   );
   writeCsv(
     join(outDir, 'revenues.csv'),
-    BUNDLE_FILES['revenues.csv'],
-    figures.map((f) => [f.companyId, f.documentId, String(f.period), f.value, f.currency]),
+    allColumns('revenues.csv'),
+    figures.map((f) => [
+      f.companyId,
+      f.documentId,
+      String(f.period),
+      f.value,
+      f.currency,
+      f.concept ?? '',
+      f.start ?? '',
+      f.end ?? '',
+    ]),
   );
   writeCsv(
     join(outDir, 'fx_rates.csv'),
@@ -78,6 +109,9 @@ function main(sourceDir: string, outDir: string): void {
     exchanges: new Set(all.flatMap((c) => c.listings.map((l) => l.mic))).size,
     countries: new Set(all.map((c) => c.country).filter((c) => c !== null)).size,
     fxRates: bundleRates.length,
+    filedDocuments: filed.documents.length,
+    filedDataPoints: filed.figures.length,
+    filedCompanies: new Set(filed.figures.map((f) => f.companyId)).size,
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
   };
   const summary = [
@@ -89,6 +123,7 @@ function main(sourceDir: string, outDir: string): void {
     `exchanges ${counts.exchanges}`,
     `countries ${counts.countries}`,
     `fx rates ${counts.fxRates}`,
+    `filed: ${counts.filedDataPoints} data points of ${counts.filedCompanies} companies from ${counts.filedDocuments} SEC filings`,
     `source rows dropped ${counts.dropped}`,
   ];
   const parent = dirname(outDir);
@@ -102,5 +137,8 @@ if (sourceDir === undefined || outDir === undefined) {
   process.stderr.write('usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR\n');
   process.exitCode = 2;
 } else {
-  main(sourceDir, outDir);
+  main(sourceDir, outDir).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
 }

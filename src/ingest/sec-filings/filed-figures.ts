@@ -59,6 +59,8 @@ export function selectFigures(
   // Per filing and period, the most preferred concept present.
   const byPeriod = new Map<string, FiledFact>();
   for (const f of facts) {
+    // Readers keep revenue concepts only; a component slipping through must still never count.
+    if (conceptRank(f.concept) === undefined) continue;
     if (!isAnnualForm(f.form)) skip('not_annual_form');
     else if (f.start !== null && !isAnnualPeriod(f.start, f.end)) skip('not_annual_period');
     else if (!isCurrency(f.unit)) skip('not_currency');

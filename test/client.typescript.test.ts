@@ -5,7 +5,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorpdataError, createCorpdataClient } from '../clients/typescript/src/index.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
-import { pointId } from '../src/ingest/import-bundle.js';
+import { pointId } from '../src/ingest/bundle/import-bundle.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc } from './support/fixture.js';
 import { startApp, type TestApp } from './support/test-app.js';

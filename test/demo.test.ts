@@ -46,6 +46,19 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
     expect(new Set(figures.map((f) => f.company_id)).size).toBeGreaterThan(100);
   });
 
+  it('serves the figures of the SEC filings beside the reference data, with their filing', async () => {
+    // Microsoft's 10-K for the fiscal year ended 30 June 2020: total revenue $143,015 million.
+    const ms = await t.get('/api/v1/revenues?ticker=MSFT&reporting_period=-1', caller.key);
+    expect(ms.json<RevenueRecord[]>()).toEqual([
+      expect.objectContaining({ reporting_period: 2020, value: 143_015_000_000, original_ccy: 'USD' }),
+    ]);
+    // Snowflake's fiscal 2025 ended 31 January 2025.
+    const snow = await t.get('/api/v1/revenues?ticker=SNOW&reporting_period=2025', caller.key);
+    expect(snow.json<RevenueRecord[]>()).toEqual([expect.objectContaining({ value: 3_626_396_000 })]);
+    const cik = await t.db.kysely.selectFrom('companies').select('cik').where('name', '=', 'Microsoft').executeTakeFirst();
+    expect(cik?.cik).toBe('0000789019');
+  });
+
   it('finds companies by name and ticker across markets', async () => {
     const search = async (q: string) =>
       (await t.get(`/api/v1/companies/search?query=${encodeURIComponent(q)}`, caller.key)).json<
@@ -75,10 +88,10 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
       );
       expect(made.code, made.stderr).toBe(0);
       const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
-      const res = await apiGet(server.url, '/api/v1/revenues?ticker=WAB&reporting_period=-1', api_key);
+      const res = await apiGet(server.url, '/api/v1/revenues?ticker=MSFT&reporting_period=-1', api_key);
       expect([res.status, res.headers.get('x-credit-cost'), res.headers.get('x-credit-balance')]).toEqual([200, '25', '975']);
       const [latest] = res.json<RevenueRecord[]>();
-      expect(latest?.original_ccy).toBe('USD');
+      expect(latest).toMatchObject({ reporting_period: 2020, value: 143_015_000_000, original_ccy: 'USD' });
       expect((await new ConsoleClient(server.url).signIn(email, 'demo-password-1')).status).toBe(303);
     } finally {
       await server.stop();
@@ -89,13 +102,13 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
   it('seeds the demo dataset on the first migrate only, and never a database created empty', async () => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
-    expect(first.json()).toEqual({ migrated: ['001-initial', '003-datasets'], seeded: 'demo' });
+    expect(first.json()).toEqual({ migrated: ['001-initial', '002-sec-filings', '003-datasets'], seeded: 'demo' });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
     await seeded.drop();
 
     const empty = await createTestDatabase(dialect);
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'off' })).json()).toEqual({
-      migrated: ['001-initial', '003-datasets'],
+      migrated: ['001-initial', '002-sec-filings', '003-datasets'],
       seeded: null,
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'on' })).json()).toEqual({

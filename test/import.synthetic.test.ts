@@ -9,7 +9,7 @@ import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 
-const GENERATOR = fileURLToPath(new URL('../dist/ingest/generate-bundle.js', import.meta.url));
+const GENERATOR = fileURLToPath(new URL('../dist/tools/generate-bundle.js', import.meta.url));
 
 function generate(dir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -4,7 +4,7 @@ import { createAccount } from '../src/accounts/accounts.js';
 import { buildApp } from '../src/app.js';
 import { createKey } from '../src/auth/api-keys.js';
 import { openDatabase } from '../src/cli/open-database.js';
-import { importBundle } from '../src/ingest/import-bundle.js';
+import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp, testConfig } from './support/test-app.js';

@@ -10,7 +10,7 @@ import { createKey } from '../auth/api-keys.js';
 import { DEMO_BUNDLE_DIR } from '../cli/open-database.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import { importBundle } from '../ingest/import-bundle.js';
+import { importBundle } from '../ingest/bundle/import-bundle.js';
 import { startThrowawayPostgres } from './throwaway-postgres.js';
 
 /**

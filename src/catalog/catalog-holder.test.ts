@@ -9,6 +9,7 @@ const catalogOf = (name: string) =>
       name,
       country: null,
       lei: null,
+      cik: null,
       listings: [{ companyId: name, ticker: name, micCode: 'XNYS', isin: null, isPrimary: true, addedSeq: 1 }],
     },
   ]);

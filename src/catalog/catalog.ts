@@ -26,6 +26,8 @@ export interface Company {
   readonly name: string;
   readonly country: string | null;
   readonly lei: string | null;
+  /** SEC Central Index Key, ten digits with leading zeros; null for a company that files nothing with the SEC. */
+  readonly cik: string | null;
   /** Primary listing first, then in the order they were added. */
   readonly listings: readonly Listing[];
 }
@@ -119,7 +121,7 @@ function compareListings(a: Listing, b: Listing): number {
 /** Reads every company and listing into a new {@link Catalog}. */
 export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
   const [companies, listings] = await Promise.all([
-    db.selectFrom('companies').select(['company_id', 'name', 'country', 'lei']).orderBy('company_id').execute(),
+    db.selectFrom('companies').select(['company_id', 'name', 'country', 'lei', 'cik']).orderBy('company_id').execute(),
     db
       .selectFrom('listings')
       .select(['company_id', 'ticker', 'mic_code', 'isin', 'is_primary', 'added_seq'])
@@ -147,6 +149,7 @@ export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
       name: c.name,
       country: c.country,
       lei: c.lei,
+      cik: c.cik,
       listings: byCompany.get(c.company_id) ?? [],
     })),
   );

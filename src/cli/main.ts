@@ -6,10 +6,11 @@ import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
 import { SUBSCRIPTIONS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
-import { ImportError } from '../ingest/bundle-files.js';
-import { exportBundle } from '../ingest/export-bundle.js';
+import { ImportError } from '../ingest/bundle/bundle-files.js';
+import { exportBundle } from '../ingest/bundle/export-bundle.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
+import type { IngestSource } from './run-ingest.js';
 import { serve } from './serve.js';
 
 /** A failure to report on one stderr line with a non-zero exit. */
@@ -72,6 +73,28 @@ program
   .argument('<dir>', 'folder to write the bundle into')
   .description('Write the catalog and revenue data out as an import bundle.')
   .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir)), { bulk: true }));
+
+program
+  .command('ingest')
+  .argument(
+    '<source>',
+    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip) or sec-fsds (data set zips)',
+  )
+  .argument('<paths...>', 'input files or folders')
+  .description('Ingest SEC filings, whole or not at all; prints counts of what was added and skipped.')
+  .action((source: string, paths: string[]) => {
+    if (source !== 'sec-tickers' && source !== 'sec-companyfacts' && source !== 'sec-fsds') {
+      throw new InvalidArgumentError(`unknown source "${source}": use sec-tickers, sec-companyfacts or sec-fsds`);
+    }
+    // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.
+    return withDatabase(
+      async ({ db }) => {
+        const { runIngest } = await import('./run-ingest.js');
+        print(await runIngest(db.kysely, source as IngestSource, paths));
+      },
+      { bulk: true },
+    );
+  });
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

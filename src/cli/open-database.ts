@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import { importBundle } from '../ingest/import-bundle.js';
+import { importBundle } from '../ingest/bundle/import-bundle.js';
 
 /** The demo bundle shipped in the repository (see demo/SOURCES.md). */
 export const DEMO_BUNDLE_DIR = fileURLToPath(new URL('../../demo/bundle', import.meta.url));

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { ImportIssue } from '../ingest/bundle-files.js';
-import type { Checked } from '../ingest/validate-row.js';
+import type { Checked } from '../ingest/bundle/validate-row.js';
+import type { ImportIssue } from '../ingest/core/issues.js';
 
 /**
  * A dataset's own bundle file, beside the core files (companies, documents, revenues…). The

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './connect.js';
 import * as initial from './migrations/001-initial.js';
+import * as secFilings from './migrations/002-sec-filings.js';
 import * as datasets from './migrations/003-datasets.js';
 import type { Database } from './schema.js';
 
@@ -9,7 +10,13 @@ function provider(db: Db): MigrationProvider {
   const bind = (m: { up(db: Kysely<unknown>, dialect: Db['dialect']): Promise<void> }): Migration => ({
     up: (k) => m.up(k, db.dialect),
   });
-  return { getMigrations: async () => ({ '001-initial': bind(initial), '003-datasets': bind(datasets) }) };
+  return {
+    getMigrations: async () => ({
+      '001-initial': bind(initial),
+      '002-sec-filings': bind(secFilings),
+      '003-datasets': bind(datasets),
+    }),
+  };
 }
 
 export interface MigrateResult {

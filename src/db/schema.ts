@@ -37,6 +37,8 @@ export interface CompanyTable {
   name: string;
   country: string | null;
   lei: string | null;
+  /** SEC Central Index Key, ten digits with leading zeros: how filings find their company. */
+  cik: string | null;
 }
 
 export interface ListingTable {
@@ -59,6 +61,9 @@ export interface DocumentTable {
   published_on: string;
   reporting_period: number;
   status: DocumentStatus;
+  /** For a filing: its SEC form (10-K, 20-F/A…) and accession number; null for other documents. */
+  form: string | null;
+  accession: string | null;
 }
 
 export interface RevenuePointTable {
@@ -72,6 +77,10 @@ export interface RevenuePointTable {
   /** USD per unit of original_ccy as an exact decimal string; "1" for USD. */
   fx_rate: string;
   fx_source: string;
+  /** For a filed figure: the XBRL concept it was read from (us-gaap:Revenues) and its period. */
+  concept: string | null;
+  period_start: string | null;
+  period_end: string | null;
 }
 
 export interface FxRateTable {

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
-import { BUNDLE_FILES } from '../ingest/bundle-files.js';
+import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
+import { filedFigures } from './filings.js';
 import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
 import { checkSegments } from './markets.js';
@@ -16,7 +17,7 @@ import { sourcesText } from './sources-text.js';
  * input gives byte-identical files. Usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR.
  * OUT_DIR receives the five bundle files; its parent receives REPORT.txt and SOURCES.md.
  */
-function main(sourceDir: string, outDir: string): void {
+async function main(sourceDir: string, outDir: string): Promise<void> {
   const report = new Report();
   checkSegments(readSource(sourceDir, 'mic.csv'));
   const rates = yearlyRates(readSource(sourceDir, 'fx_yearly_avg_usd.csv'));
@@ -30,9 +31,19 @@ function main(sourceDir: string, outDir: string): void {
   revenues.addSec(readSource(sourceDir, 'revenues_sec_xbrl_rpages.csv'), companies);
   revenues.addReports(readSource(sourceDir, 'revenues_company_reports.csv'), companies);
 
+  const filed = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate);
+
   const all = companies.all();
-  const documents = [...revenues.documents.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const figures = [...revenues.figures.values()].sort(
+  type Document = { id: string; form?: string; accession?: string } & Omit<
+    (typeof filed.documents)[number],
+    'form' | 'accession'
+  >;
+  type Figure = { concept?: string; start?: string | null; end?: string } & Omit<
+    (typeof filed.figures)[number],
+    'concept' | 'start' | 'end'
+  >;
+  const documents: Document[] = [...revenues.documents.values(), ...filed.documents].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const figures: Figure[] = [...revenues.figures.values(), ...filed.figures].sort(
     (a, b) =>
       (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
       a.period - b.period ||
@@ -51,10 +62,11 @@ function main(sourceDir: string, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   writeCsv(
     join(outDir, 'companies.csv'),
-    BUNDLE_FILES['companies.csv'],
+    allColumns('companies.csv'),
     all.map((c) => {
       const [p] = c.listings;
-      return [c.id, c.name, c.country ?? '', '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? ''];
+      const cik = c.key.startsWith('sec-cik:') ? c.key.slice('sec-cik:'.length).padStart(10, '0') : '';
+      return [c.id, c.name, c.country ?? '', '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
     }),
   );
   const further = all
@@ -63,10 +75,20 @@ function main(sourceDir: string, outDir: string): void {
   writeCsv(join(outDir, 'listings.csv'), BUNDLE_FILES['listings.csv'], further);
   writeCsv(
     join(outDir, 'documents.csv'),
-    BUNDLE_FILES['documents.csv'],
-    [...documents, ...ghg.documents]
+    allColumns('documents.csv'),
+    [...documents, ...ghg.documents.map((d) => ({ ...d, form: undefined, accession: undefined }))]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map((d) => [d.id, d.companyId, d.title, d.sourceUrl, d.publishedOn, String(d.reportingPeriod), 'processed']),
+      .map((d) => [
+        d.id,
+        d.companyId,
+        d.title,
+        d.sourceUrl,
+        d.publishedOn,
+        String(d.reportingPeriod),
+        'processed',
+        d.form ?? '',
+        d.accession ?? '',
+      ]),
   );
   writeCsv(
     join(outDir, ghgBundle.file),
@@ -75,8 +97,17 @@ function main(sourceDir: string, outDir: string): void {
   );
   writeCsv(
     join(outDir, 'revenues.csv'),
-    BUNDLE_FILES['revenues.csv'],
-    figures.map((f) => [f.companyId, f.documentId, String(f.period), f.value, f.currency]),
+    allColumns('revenues.csv'),
+    figures.map((f) => [
+      f.companyId,
+      f.documentId,
+      String(f.period),
+      f.value,
+      f.currency,
+      f.concept ?? '',
+      f.start ?? '',
+      f.end ?? '',
+    ]),
   );
   writeCsv(
     join(outDir, 'fx_rates.csv'),
@@ -94,6 +125,9 @@ function main(sourceDir: string, outDir: string): void {
     exchanges: new Set(all.flatMap((c) => c.listings.map((l) => l.mic))).size,
     countries: new Set(all.map((c) => c.country).filter((c) => c !== null)).size,
     fxRates: bundleRates.length,
+    filedDocuments: filed.documents.length,
+    filedDataPoints: filed.figures.length,
+    filedCompanies: new Set(filed.figures.map((f) => f.companyId)).size,
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
     ghgDocuments: ghg.documents.length,
     ghgFigures: ghg.figures.length,
@@ -108,6 +142,7 @@ function main(sourceDir: string, outDir: string): void {
     `exchanges ${counts.exchanges}`,
     `countries ${counts.countries}`,
     `fx rates ${counts.fxRates}`,
+    `filed: ${counts.filedDataPoints} data points of ${counts.filedCompanies} companies from ${counts.filedDocuments} SEC filings`,
     `source rows dropped ${counts.dropped}`,
     `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
   ];
@@ -122,5 +157,8 @@ if (sourceDir === undefined || outDir === undefined) {
   process.stderr.write('usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR\n');
   process.exitCode = 2;
 } else {
-  main(sourceDir, outDir);
+  main(sourceDir, outDir).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
 }

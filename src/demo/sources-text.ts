@@ -11,6 +11,9 @@ export interface DemoCounts {
   exchanges: number;
   countries: number;
   fxRates: number;
+  filedDocuments: number;
+  filedDataPoints: number;
+  filedCompanies: number;
   dropped: number;
   ghgDocuments: number;
   ghgFigures: number;
@@ -37,6 +40,8 @@ it. \`demo/REPORT.txt\` lists every source row that was left out or merged, and 
 - ${c.documents} source documents and ${c.dataPoints} revenue data points of ${c.companiesWithRevenue} companies, 2020–2026
 - data points in ${c.currencies.length} currencies: ${c.currencies.join(', ')}
 - ${c.fxRates} yearly FX rates
+- of those, ${c.filedDataPoints} data points of ${c.filedCompanies} companies read from ${c.filedDocuments} SEC filings (every
+  year the filings give, also before 2020), each with its XBRL concept, period and accession number
 - ${c.dropped} source rows dropped (each with its reason in REPORT.txt)
 - ${c.ghgFigures} greenhouse-gas emission figures (Scope 1, 2, 3, in \`ghg_emissions.csv\`) of ${c.ghgCompanies} companies, from ${c.ghgDocuments} company reports; how many companies and company-years of each set matched the catalog, and why the others did not, is in REPORT.txt
 
@@ -53,6 +58,7 @@ maps LEIs to companies.
 | exchange codes | ISO 10383 MIC list (ISO 20022 Registration Authority) | published free of charge by the RA |
 | US revenue figures | SEC EDGAR XBRL "R" pages of 10-K/20-F filings | public US government records |
 | other revenue figures | the companies' annual reports and investor-relations pages, one URL per figure | factual data published by the companies; each data point cites its source URL |
+| filed US revenue figures | SEC XBRL companyfacts (\`data.sec.gov/api/xbrl/companyfacts\`) of 19 companies, as copied by GitHub starlightenergies/ParseSECreports and dgunning/edgartools, and one SEC Financial Statement Data Set quarter (2009q3, via HansjoergW/sec-fincancial-statement-data-set) | SEC output: US government data, public domain (edgartools MIT, the data set repository Apache-2.0) |
 | GHG emissions | os-climate ITR sample data (GitHub \`os-climate/ITR\`, \`test/inputs/\`): the emission rows only, which are company-reported figures | Apache-2.0 |
 | GHG emissions | "Profit and Emissions Database" by Robert Höglund (marginalcarbon.com / Carbon Gap), as cleaned by Open-Earth-Foundation/OpenClimate | CC BY 4.0: credit Robert Höglund |
 | GHG emissions | Klimatkollen (Klimatbyrån, GitHub \`Klimatbyran/klimatkollen\`), \`companyData.xlsx\` sheet "Main 2.1" | MIT |
@@ -78,7 +84,13 @@ maps LEIs to companies.
   (reporting period = the calendar year in which the fiscal year ends). Figures without a yearly
   FX rate for their currency and year (the sources have no 2025 average for some currencies and no
   2026 rates at all) are dropped: the service never stores a figure without its USD value.
-- The sources give no publication dates. Every document's date is derived by one rule: the end of
+- Filed figures (SEC companyfacts and data sets in \`filings/\`) are chosen by the rules
+  \`bin/corpdata ingest\` applies: annual periods of 10-K, 20-F and 40-F filings and their
+  amendments, the first present revenue concept of each filing and period, the reporting period
+  from the period end (one ending by 7 January counts to the year before), the figure as first
+  reported and each later different value as a restatement. Each filing is one document, dated
+  with its filed date and linked to its EDGAR filing index; its figures keep their concept and period.
+- The other sources give no publication dates. Every document's date is derived by one rule: the end of
   the latest period it reports (as stated, else 31 December) plus ${PUBLICATION_LAG_DAYS} days, and its title
   says "[publication date derived]". Source flags stay visible in document titles: "[currency
   inferred from home country]", "[third-party copy]", "[standardised by FTSE Russell via LSE]".

@@ -2,7 +2,7 @@ import { formatNumber } from '../console/layout.js';
 import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from '../credits/prices.js';
 import { SUB_UNITS } from '../revenues/currencies.js';
 import { type Html, html, page } from '../web/html.js';
-import type { TraceDocument, TraceFacts, TraceValues } from './trace-query.js';
+import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './trace-query.js';
 
 /** Who is looking: values appear only for an account that bought the company-period. */
 export type TraceAccess =
@@ -64,6 +64,16 @@ function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
 <tbody>${rows}</tbody></table>`;
 }
 
+/** How a filed figure was chosen: shown to anyone, since none of it is the figure itself. */
+function filingSection(f: TraceFiling, d: TraceDocument): Html {
+  const period = f.periodStart === null ? `four quarters ending ${f.periodEnd}` : `${f.periodStart} to ${f.periodEnd}`;
+  return html`<h2>Filing</h2>
+<dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd><dt>Form</dt><dd>${f.form ?? '—'}</dd>
+<dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd><dt>Filed</dt><dd>${f.filed}</dd>
+<dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d)}</dd></dl>
+<p class="muted">The concept is the first present of the revenue concepts in order of preference; the reporting period is the calendar year in which the fiscal year ends (one ending by 7 January counts to the year before).</p>`;
+}
+
 /** The traceability page of one data point (the target of its `traceability_source_url`). */
 export function tracePage(facts: TraceFacts, access: TraceAccess, publicUrl: string): string {
   const values = access.kind === 'bought' && facts.document.status === 'processed' ? access.values.get(facts.pointId) : undefined;
@@ -88,6 +98,7 @@ ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>
 <h2>Source document</h2>
 <dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d)}</dd>
 <dt>Published</dt><dd>${d.publishedOn}</dd><dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>
+${facts.filing === null ? '' : filingSection(facts.filing, d)}
 <h2>All data points of ${facts.companyName} for ${facts.period}</h2>
 <p>The figure as first reported and every restatement, each from its own document.</p>
 ${relatedTable(facts, access)}`,

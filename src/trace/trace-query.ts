@@ -12,6 +12,8 @@ export interface TraceFacts {
   period: number;
   originalCcy: string;
   document: TraceDocument;
+  /** How a filed figure was read from its SEC filing (DESIGN §10.9); null for a bundle figure. */
+  filing: TraceFiling | null;
   /** Every data point of the company-period that the API serves (processed documents), in the API's order. */
   related: Array<{ pointId: string; document: TraceDocument }>;
 }
@@ -22,6 +24,17 @@ export interface TraceDocument {
   sourceUrl: string;
   publishedOn: string;
   status: DocumentStatus;
+}
+
+/** A filed figure's provenance: public, like every fact of the page but the value. */
+export interface TraceFiling {
+  concept: string;
+  form: string | null;
+  accession: string | null;
+  filed: string;
+  /** Null when the source gave only the duration (a data set's four quarters). */
+  periodStart: string | null;
+  periodEnd: string;
 }
 
 /** The paid part of a data point: only read for an account that bought its company-period. */
@@ -43,7 +56,8 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
     .innerJoin('companies as c', 'c.company_id', 'p.company_id')
     .innerJoin('documents as d', 'd.document_id', 'p.document_id')
     .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
-    .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+    .select(['p.concept', 'p.period_start', 'p.period_end'])
+    .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status', 'd.form', 'd.accession'])
     .where('p.point_id', '=', pointId)
     .executeTakeFirst();
   if (point === undefined) return undefined;
@@ -89,6 +103,17 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
     period: point.reporting_period,
     originalCcy: point.original_ccy,
     document: documentOf(point),
+    filing:
+      point.concept === null || point.period_end === null
+        ? null
+        : {
+            concept: point.concept,
+            form: point.form,
+            accession: point.accession,
+            filed: point.published_on,
+            periodStart: point.period_start,
+            periodEnd: point.period_end,
+          },
     related: related.map((r) => ({ pointId: r.point_id, document: documentOf(r) })),
   };
 }

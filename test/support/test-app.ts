@@ -10,7 +10,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { ledgerSum } from '../../src/credits/ledger.js';
 import type { Db, Dialect } from '../../src/db/connect.js';
 import type { Subscription } from '../../src/db/schema.js';
-import { importBundle } from '../../src/ingest/import-bundle.js';
+import { importBundle } from '../../src/ingest/bundle/import-bundle.js';
 import { apiGet, type Response } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 

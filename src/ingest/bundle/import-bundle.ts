@@ -1,27 +1,34 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import type { DatasetBundle } from '../datasets/dataset-bundle.js';
-import { DATASETS } from '../datasets/registry.js';
-import { withBulkSession } from '../db/bulk-session.js';
-import type { Database } from '../db/schema.js';
-import { bumpVersion, readVersions } from '../db/versions.js';
-import { applyStage } from './apply-stage.js';
-import { BUNDLE_FILE_NAMES, BUNDLE_FILES, type BundleFile, ImportError, type ImportIssue } from './bundle-files.js';
+import type { DatasetBundle } from '../../datasets/dataset-bundle.js';
+import { DATASETS } from '../../datasets/registry.js';
+import type { Database } from '../../db/schema.js';
+import { type StageDb, StageWriter } from '../core/stage.js';
+import { type ImportPhase, MAX_ISSUES, stagedWrite } from '../core/staged-write.js';
+import {
+  BUNDLE_FILE_NAMES,
+  BUNDLE_FILES,
+  type BundleFile,
+  ImportError,
+  type ImportIssue,
+  OPTIONAL_COLUMNS,
+} from './bundle-files.js';
 import { readCsv } from './read-csv.js';
-import { renormalize } from './renormalize.js';
-import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter } from './stage.js';
-import { checkStage } from './stage-checks.js';
-import { type Rates, rateKey, STAGE_TABLE, stageRow } from './stage-row.js';
+import { type Rates, STAGE_TABLE, stageRow } from './stage-row.js';
 
 export { pointId } from './stage-row.js';
 
-export interface ImportSummary {
+/** Rows read of each core file. */
+interface CoreCounts {
   fx_rates: number;
   companies: number;
   listings: number;
   documents: number;
   revenues: number;
+}
+
+export interface ImportSummary extends CoreCounts {
   /** Data points already stored whose USD value moved because their FX rate changed. */
   renormalized: number;
   /** Rows of each dataset file present (e.g. `ghg_emissions`), by file name without `.csv`. */
@@ -32,8 +39,7 @@ export interface ImportSummary {
 const DATASET_BUNDLES: readonly DatasetBundle[] = DATASETS.flatMap((d) => (d.bundle === undefined ? [] : [d.bundle]));
 const KNOWN_FILES: readonly string[] = [...BUNDLE_FILE_NAMES, ...DATASET_BUNDLES.map((b) => b.file)];
 
-/** What an import is busy with: reading (and staging) the files, checking the whole, writing it. */
-export type ImportPhase = 'reading' | 'checking' | 'applying';
+export type { ImportPhase };
 
 /** How far reading has come: bytes of all the bundle's files, and rows of the file being read. */
 export interface ImportProgress {
@@ -48,14 +54,6 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Called as each phase begins; the import waits for a returned promise before going on. */
   onPhase?: (phase: ImportPhase) => void | Promise<void>;
-}
-
-/** Stop reading after this many problems: the operator has enough to fix. */
-const MAX_ISSUES = 200;
-
-async function loadRates(db: Kysely<Database>): Promise<Rates> {
-  const rows = await db.selectFrom('fx_rates').select(['currency', 'year', 'usd_per_unit', 'source']).execute();
-  return new Map(rows.map((r) => [rateKey(r.currency, r.year), { usdPerUnit: r.usd_per_unit, source: r.source }]));
 }
 
 function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBundle[] } {
@@ -113,85 +111,51 @@ function headerColumns(path: string, bundle: DatasetBundle): readonly string[] {
  */
 export async function importBundle(db: Kysely<Database>, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const { present, datasets } = bundleFiles(dir);
-  // One connection throughout: temporary tables belong to the connection that made them.
-  return db.connection().execute((conn) => withBulkSession(conn, () => stageCheckApply(conn, dir, present, datasets, options)));
+  return stagedWrite(db, dir, (stage, rates, conn) => stageFiles(stage, conn, dir, present, datasets, rates, options), {
+    onPhase: options.onPhase,
+    sortIssues,
+    rerun: 'import it again',
+    extraStages: DATASET_BUNDLES,
+  });
 }
 
-async function stageCheckApply(
+async function stageFiles(
+  stage: StageDb,
   conn: Kysely<Database>,
   dir: string,
   present: BundleFile[],
   datasets: DatasetBundle[],
+  rates: Rates,
   options: ImportOptions,
-): Promise<ImportSummary> {
-  try {
-    const startVersion = (await readVersions(conn)).data;
-    const rates = await loadRates(conn);
-    const previousRates = new Map(rates);
-    const stage = await createStage(conn);
-    for (const b of DATASET_BUNDLES) await b.createStage(conn);
-    await options.onPhase?.('reading');
-    const issues: ImportIssue[] = [];
-    const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
-    const sizes = present.map((file) => statSync(join(dir, file)).size);
-    const totalBytes = sizes.reduce((a, b) => a + b, 0);
-    let bytesBefore = 0;
-    for (const [i, file] of present.entries()) {
-      const progress = (rows: number, bytesRead: number) =>
-        options.onProgress?.({ file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
-      counts[file] = await stageFile(stage, join(dir, file), file, rates, issues, progress);
-      bytesBefore += sizes[i] ?? 0;
-      if (issues.length >= MAX_ISSUES) break;
-    }
-    const datasetCounts: Record<string, number> = {};
-    for (const b of datasets) {
-      if (issues.length >= MAX_ISSUES) break;
-      datasetCounts[b.file.replace(/\.csv$/, '')] = await stageDatasetFile(conn, join(dir, b.file), b, issues);
-    }
-    if (issues.length === 0) {
-      await options.onPhase?.('checking');
-      await stageRates(stage, rates);
-      await indexStage(stage);
-      issues.push(...(await checkStage(stage)));
-      for (const b of datasets) issues.push(...(await b.check(conn)));
-    }
-    if (issues.length > 0) throw new ImportError(sortIssues(issues).slice(0, MAX_ISSUES));
-    await options.onPhase?.('applying');
-    const renormalized = await conn.transaction().execute(async (trx) => {
-      // A write first, so SQLite takes the write lock now rather than failing to upgrade later.
-      await bumpVersion(trx, 'data');
-      if ((await readVersions(trx)).data !== startVersion + 1) {
-        throw new ImportError([
-          { file: dir, line: 0, message: 'another import changed the data while this one was checked: import it again' },
-        ]);
-      }
-      await applyStage(trx.withTables<StageTables>());
-      for (const b of datasets) await b.apply(trx);
-      return renormalize(trx, previousRates, rates);
-    });
-    return {
+): Promise<{ issues: ImportIssue[]; result: CoreCounts & Record<string, number> }> {
+  const issues: ImportIssue[] = [];
+  const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
+  const sizes = present.map((file) => statSync(join(dir, file)).size);
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  let bytesBefore = 0;
+  for (const [i, file] of present.entries()) {
+    const progress = (rows: number, bytesRead: number) =>
+      options.onProgress?.({ file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
+    counts[file] = await stageFile(stage, join(dir, file), file, rates, issues, progress);
+    bytesBefore += sizes[i] ?? 0;
+    if (issues.length >= MAX_ISSUES) break;
+  }
+  const datasetCounts: Record<string, number> = {};
+  for (const b of datasets) {
+    if (issues.length >= MAX_ISSUES) break;
+    datasetCounts[b.file.replace(/\.csv$/, '')] = await stageDatasetFile(conn, join(dir, b.file), b, issues);
+  }
+  return {
+    issues,
+    result: {
       fx_rates: counts['fx_rates.csv'],
       companies: counts['companies.csv'],
       listings: counts['listings.csv'],
       documents: counts['documents.csv'],
       revenues: counts['revenues.csv'],
-      renormalized,
       ...datasetCounts,
-    };
-  } finally {
-    await dropStage(conn);
-    for (const b of DATASET_BUNDLES) await sql`drop table if exists ${sql.table(b.stageTable)}`.execute(conn);
-  }
-}
-
-/** The rates figures were converted with, so applying them stores each figure's rate beside it. */
-async function stageRates(db: StageDb, rates: Rates): Promise<void> {
-  const writer = new StageWriter(db, 'stage_rates');
-  for (const [key, rate] of rates) {
-    const [currency = '', year = ''] = key.split(':');
-    await writer.add([currency, Number(year), rate.usdPerUnit, rate.source, 0]);
-  }
-  await writer.flush();
+    },
+  };
 }
 
 function sortIssues(issues: ImportIssue[]): ImportIssue[] {
@@ -210,7 +174,7 @@ async function stageFile(
 ): Promise<number> {
   const writer = new StageWriter(db, STAGE_TABLE[file]);
   let rows = 0;
-  reading: for await (const batch of readCsv(path, file, BUNDLE_FILES[file], issues)) {
+  reading: for await (const batch of readCsv(path, file, BUNDLE_FILES[file], issues, OPTIONAL_COLUMNS[file])) {
     for (const { line, values } of batch.rows) {
       rows++;
       const staged = stageRow(file, values, rates);

@@ -39,7 +39,7 @@ function countNewlines(chunk: Buffer): number {
 
 /**
  * Streams the rows of one bundle CSV file, a chunk's worth at a time. The header must hold
- * exactly `columns` (any order; a BOM is fine); problems with the header, the CSV syntax or the
+ * exactly `columns` (any order; a BOM is fine), plus any of `optional` (absent ones read as ''); problems with the header, the CSV syntax or the
  * encoding are pushed to `issues` and end the file. A row's line is the line it starts on, also
  * when a quoted field spans several lines.
  */
@@ -48,6 +48,7 @@ export async function* readCsv(
   file: string,
   columns: readonly string[],
   issues: ImportIssue[],
+  optional: readonly string[] = [],
 ): AsyncGenerator<CsvBatch> {
   const source = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -62,7 +63,7 @@ export async function* readCsv(
       if (fields.length === 1 && fields[0] === '') continue;
       if (header === undefined) {
         header = fields.map((h) => h.trim());
-        if (!checkHeader(header, columns, file, line, issues)) return false;
+        if (!checkHeader(header, columns, optional, file, line, issues)) return false;
         continue;
       }
       if (fields.length !== header.length) {
@@ -70,6 +71,7 @@ export async function* readCsv(
         continue;
       }
       const values: Record<string, string> = {};
+      for (const o of optional) values[o] = '';
       for (let i = 0; i < header.length; i++) values[header[i] as string] = fields[i] ?? '';
       out.push({ line, values });
     }
@@ -110,9 +112,16 @@ export async function* readCsv(
   }
 }
 
-function checkHeader(header: string[], columns: readonly string[], file: string, line: number, issues: ImportIssue[]): boolean {
+function checkHeader(
+  header: string[],
+  columns: readonly string[],
+  optional: readonly string[],
+  file: string,
+  line: number,
+  issues: ImportIssue[],
+): boolean {
   const missing = columns.filter((c) => !header.includes(c));
-  const extra = header.filter((h) => !columns.includes(h));
+  const extra = header.filter((h) => !columns.includes(h) && !optional.includes(h));
   const repeated = header.filter((h, i) => header.indexOf(h) !== i);
   if (missing.length > 0) issues.push({ file, line, message: `missing column(s) ${missing.join(', ')}` });
   if (extra.length > 0) issues.push({ file, line, message: `unexpected column(s) ${extra.join(', ')}` });

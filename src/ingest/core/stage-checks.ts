@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { ImportIssue } from './bundle-files.js';
+import type { ImportIssue } from './issues.js';
 import type { StageDb, StageTable } from './stage.js';
 
 interface Finding {
@@ -120,6 +120,18 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
         or exists (select 1 from companies c where c.lei = s.lei and c.company_id <> s.company_id
           and not exists (select 1 from stage_companies u where u.company_id = c.company_id)))`,
     ),
+  // A company restaged without a cik keeps its own (the cik column is optional), so it still counts.
+  (db) =>
+    find(
+      db,
+      'companies.csv',
+      (d) => `cik ${d} belongs to another company`,
+      sql<Finding>`
+      select s.line, s.cik as detail from stage_companies s where s.cik is not null and (
+        exists (select 1 from stage_companies t where t.cik = s.cik and t.line < s.line)
+        or exists (select 1 from companies c where c.cik = s.cik and c.company_id <> s.company_id
+          and not exists (select 1 from stage_companies u where u.company_id = c.company_id and u.cik is not null and u.cik <> c.cik)))`,
+    ),
   UNKNOWN_COMPANY('listings.csv', 'stage_listings'),
   (db) =>
     find(
@@ -127,6 +139,16 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
       'documents.csv',
       (d) => `duplicate document_id ${d}`,
       repeated('stage_documents', ['document_id'], sql`s.document_id`),
+    ),
+  (db) =>
+    find(
+      db,
+      'documents.csv',
+      (d) => `accession ${d} is another document's`,
+      sql<Finding>`
+      select s.line, s.accession as detail from stage_documents s where s.accession is not null and (
+        exists (select 1 from stage_documents t where t.accession = s.accession and t.line < s.line)
+        or exists (select 1 from documents d where d.accession = s.accession and d.document_id <> s.document_id))`,
     ),
   UNKNOWN_COMPANY('documents.csv', 'stage_documents'),
   (db) =>

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { DATASETS } from '../datasets/registry.js';
-import type { Database } from '../db/schema.js';
-import { BUNDLE_FILES } from './bundle-files.js';
+import { DATASETS } from '../../datasets/registry.js';
+import type { Database } from '../../db/schema.js';
+import { allColumns, BUNDLE_FILES } from './bundle-files.js';
 import { CsvWriter } from './write-csv.js';
 
 export interface ExportSummary {
@@ -58,7 +58,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
   await fx.close();
 
   // Listings in the order they were added, so an import of the export ranks shared tickers alike.
-  const companies = new CsvWriter(join(dir, 'companies.csv'), BUNDLE_FILES['companies.csv']);
+  const companies = new CsvWriter(join(dir, 'companies.csv'), allColumns('companies.csv'));
   const listings = new CsvWriter(join(dir, 'listings.csv'), BUNDLE_FILES['listings.csv']);
   type Row = {
     added_seq: number;
@@ -70,6 +70,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
     name: string;
     country: string | null;
     lei: string | null;
+    cik: string | null;
   };
   for await (const l of pages<Row>((after) => {
     let q = db
@@ -85,6 +86,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
         'c.name',
         'c.country',
         'c.lei',
+        'c.cik',
       ]);
     if (after !== undefined) {
       q = q.where((eb) =>
@@ -102,7 +104,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
     return q.orderBy('l.added_seq').orderBy('l.mic_code').orderBy('l.ticker').limit(PAGE).execute();
   })) {
     if (Number(l.is_primary) === 1) {
-      await companies.row([l.company_id, l.name, l.country, l.lei, l.ticker, l.mic_code, l.isin]);
+      await companies.row([l.company_id, l.name, l.country, l.lei, l.ticker, l.mic_code, l.isin, l.cik]);
       summary.companies++;
     } else {
       await listings.row([l.company_id, l.ticker, l.mic_code, l.isin]);
@@ -112,18 +114,28 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
   await companies.close();
   await listings.close();
 
-  const documents = new CsvWriter(join(dir, 'documents.csv'), BUNDLE_FILES['documents.csv']);
+  const documents = new CsvWriter(join(dir, 'documents.csv'), allColumns('documents.csv'));
   for await (const d of pages<Database['documents']>((after) => {
     let q = db.selectFrom('documents').selectAll();
     if (after !== undefined) q = q.where('document_id', '>', after.document_id);
     return q.orderBy('document_id').limit(PAGE).execute();
   })) {
-    await documents.row([d.document_id, d.company_id, d.title, d.source_url, d.published_on, d.reporting_period, d.status]);
+    await documents.row([
+      d.document_id,
+      d.company_id,
+      d.title,
+      d.source_url,
+      d.published_on,
+      d.reporting_period,
+      d.status,
+      d.form,
+      d.accession,
+    ]);
     summary.documents++;
   }
   await documents.close();
 
-  const revenues = new CsvWriter(join(dir, 'revenues.csv'), BUNDLE_FILES['revenues.csv']);
+  const revenues = new CsvWriter(join(dir, 'revenues.csv'), allColumns('revenues.csv'));
   for await (const p of pages<{
     point_id: string;
     company_id: string;
@@ -132,16 +144,39 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
     original_value: number | null;
     value_usd: number;
     original_ccy: string;
+    concept: string | null;
+    period_start: string | null;
+    period_end: string | null;
   }>((after) => {
     let q = db
       .selectFrom('revenue_points')
-      .select(['point_id', 'company_id', 'document_id', 'reporting_period', 'original_value', 'value_usd', 'original_ccy']);
+      .select([
+        'point_id',
+        'company_id',
+        'document_id',
+        'reporting_period',
+        'original_value',
+        'value_usd',
+        'original_ccy',
+        'concept',
+        'period_start',
+        'period_end',
+      ]);
     if (after !== undefined) q = q.where('point_id', '>', after.point_id);
     return q.orderBy('point_id').limit(PAGE).execute();
   })) {
     // A figure known only in USD goes out as its USD value.
     const [value, currency] = p.original_value === null ? [p.value_usd, 'USD'] : [p.original_value, p.original_ccy];
-    await revenues.row([p.company_id, p.document_id, p.reporting_period, value, currency]);
+    await revenues.row([
+      p.company_id,
+      p.document_id,
+      p.reporting_period,
+      value,
+      currency,
+      p.concept,
+      p.period_start,
+      p.period_end,
+    ]);
     summary.revenues++;
   }
   await revenues.close();

@@ -1,14 +1,14 @@
 /**
  * Writes a deterministic synthetic bundle, to measure imports at any scale:
  *
- *   node dist/ingest/generate-bundle.js OUT_DIR --companies 100000 --points 1000000 [--seed N]
+ *   node dist/tools/generate-bundle.js OUT_DIR --companies 100000 --points 1000000 [--seed N]
  *
  * Prints one JSON object with the row counts on stdout, like the commands of bin/corpdata.
  */
 import { parseArgs } from 'node:util';
 import { writeSyntheticBundle } from './synthetic-bundle.js';
 
-const USAGE = 'usage: node dist/ingest/generate-bundle.js OUT_DIR --companies N --points N [--seed N]';
+const USAGE = 'usage: node dist/tools/generate-bundle.js OUT_DIR --companies N --points N [--seed N]';
 
 function count(name: string, value: string | undefined, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;

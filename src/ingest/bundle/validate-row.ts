@@ -1,8 +1,8 @@
-import { isValidIsin, isValidLei, TICKER_MAX_LENGTH } from '../catalog/identifiers.js';
-import { isMicCode } from '../catalog/mic-codes.js';
-import type { DocumentStatus } from '../db/schema.js';
-import { isCurrency, SUB_UNITS } from '../revenues/currencies.js';
-import { parseRate } from '../revenues/normalize.js';
+import { isValidIsin, isValidLei, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
+import { isMicCode } from '../../catalog/mic-codes.js';
+import type { DocumentStatus } from '../../db/schema.js';
+import { isCurrency, SUB_UNITS } from '../../revenues/currencies.js';
+import { parseRate } from '../../revenues/normalize.js';
 
 /** Each validator returns the typed row, or the messages of everything wrong with it. */
 export type Checked<T> = { ok: true; row: T } | { ok: false; messages: string[] };
@@ -70,6 +70,26 @@ function isin(m: Messages, v: string): string | null {
   return t;
 }
 
+const CIK_RE = /^[0-9]{1,10}$/;
+const ACCESSION_RE = /^[0-9]{10}-[0-9]{2}-[0-9]{6}$/;
+const FORM_RE = /^[0-9A-Z][0-9A-Z-]{0,9}(\/A)?$/;
+const CONCEPT_RE = /^[a-z][a-z0-9-]*:[A-Za-z][A-Za-z0-9_]*$/;
+
+/** A CIK as stored: ten digits with leading zeros (SEC file names write it so). */
+export function padCik(cik: string | number): string {
+  return String(cik).padStart(10, '0');
+}
+
+function cik(m: Messages, v: string): string | null {
+  const t = optional(v);
+  if (t === null) return null;
+  if (!CIK_RE.test(t) || /^0+$/.test(t)) {
+    m.add(`cik "${t}" is not a CIK (1 to 10 digits)`);
+    return null;
+  }
+  return padCik(t);
+}
+
 export interface FxRow {
   currency: string;
   year: number;
@@ -98,6 +118,7 @@ export interface CompanyRow {
   ticker: string;
   micCode: string;
   isin: string | null;
+  cik: string | null;
 }
 
 export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
@@ -118,6 +139,7 @@ export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
     ticker: ticker(m, v.ticker ?? ''),
     micCode: mic(m, v.mic_code ?? ''),
     isin: isin(m, v.isin ?? ''),
+    cik: cik(m, v.cik ?? ''),
   });
 }
 
@@ -146,6 +168,8 @@ export interface DocumentRow {
   publishedOn: string;
   reportingPeriod: number;
   status: DocumentStatus;
+  form: string | null;
+  accession: string | null;
 }
 
 /** Days in a month of the proleptic Gregorian calendar. */
@@ -154,12 +178,15 @@ function daysIn(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-function date(m: Messages, v: string): string {
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isDate(v: string): boolean {
   const match = DATE_RE.exec(v);
   const [year, month, day] = match === null ? [0, 0, 0] : [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (match === null || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) {
-    m.add(`published_on "${v}" is not a date (YYYY-MM-DD)`);
-  }
+  return !(match === null || month < 1 || month > 12 || day < 1 || day > daysIn(year, month));
+}
+
+function date(m: Messages, v: string, name = 'published_on'): string {
+  if (!isDate(v)) m.add(`${name} "${v}" is not a date (YYYY-MM-DD)`);
   return v;
 }
 
@@ -186,7 +213,23 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
   if (m.list.length === 0 && Number(publishedOn.slice(0, 4)) < reportingPeriod) {
     m.add(`published_on ${publishedOn} is before reporting_period ${reportingPeriod} began`);
   }
-  return m.result({ documentId, companyId, title, sourceUrl, publishedOn, reportingPeriod, status: status as DocumentStatus });
+  const form = optional(v.form ?? '');
+  if (form !== null && !FORM_RE.test(form)) m.add(`form "${form}" is not an SEC form name (10-K, 20-F/A…)`);
+  const accession = optional(v.accession ?? '');
+  if (accession !== null && !ACCESSION_RE.test(accession)) {
+    m.add(`accession "${accession}" is not an accession number (0000000000-00-000000)`);
+  }
+  return m.result({
+    documentId,
+    companyId,
+    title,
+    sourceUrl,
+    publishedOn,
+    reportingPeriod,
+    status: status as DocumentStatus,
+    form,
+    accession,
+  });
 }
 
 export interface RevenueRow {
@@ -195,6 +238,9 @@ export interface RevenueRow {
   reportingPeriod: number;
   value: number;
   currency: string;
+  concept: string | null;
+  periodStart: string | null;
+  periodEnd: string | null;
 }
 
 export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
@@ -207,5 +253,26 @@ export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
     reportingPeriod: integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD),
     value: integer(m, 'value', v.value ?? '', -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     currency,
+    ...filedPeriod(m, v),
   });
+}
+
+/**
+ * A filed figure's concept and period end go together; the start is optional (a data set gives
+ * only the number of quarters), and when given comes before the end.
+ */
+function filedPeriod(m: Messages, v: Record<string, string>) {
+  const concept = optional(v.concept ?? '');
+  const periodStart = optional(v.period_start ?? '');
+  const periodEnd = optional(v.period_end ?? '');
+  if ((concept === null) !== (periodEnd === null) || (periodStart !== null && periodEnd === null)) {
+    m.add('concept and period_end go together (period_start too, when given): give them or none');
+  }
+  if (concept !== null && !CONCEPT_RE.test(concept)) m.add(`concept "${concept}" is not a taxonomy:Name concept`);
+  if (periodStart !== null) date(m, periodStart, 'period_start');
+  if (periodEnd !== null) date(m, periodEnd, 'period_end');
+  if (periodStart !== null && periodEnd !== null && periodStart > periodEnd) {
+    m.add(`period_start ${periodStart} is after period_end ${periodEnd}`);
+  }
+  return { concept, periodStart, periodEnd };
 }

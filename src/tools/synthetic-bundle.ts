@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUNDLE_FILES, type BundleFile } from '../ingest/bundle/bundle-files.js';
+import { CsvWriter } from '../ingest/bundle/write-csv.js';
 import { rateCurrency } from '../revenues/normalize.js';
-import { BUNDLE_FILES, type BundleFile } from './bundle-files.js';
 import { letters, mix32, random, serial, syntheticUuid, withIsinCheckDigit, withLeiCheckDigits } from './synthetic-ids.js';
 import {
   ADR_MIC,
@@ -12,7 +13,6 @@ import {
   PROFILES,
   SECONDARY_MICS,
 } from './synthetic-markets.js';
-import { CsvWriter } from './write-csv.js';
 
 export interface SyntheticOptions {
   companies: number;

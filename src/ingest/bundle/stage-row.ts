@@ -1,24 +1,10 @@
-import { createHash } from 'node:crypto';
-import { rateCurrency, toUsd } from '../revenues/normalize.js';
+import { rateCurrency, toUsd } from '../../revenues/normalize.js';
+import { pointId, type Rates, rateKey, USD_RATE } from '../core/rates.js';
+import type { StageTable } from '../core/stage.js';
 import type { BundleFile } from './bundle-files.js';
-import type { StageTable } from './stage.js';
 import { type Checked, checkCompany, checkDocument, checkFxRate, checkListing, checkRevenue } from './validate-row.js';
 
-/** A data point's id: stable across imports, so a re-import or an export round trip keeps its links. */
-export function pointId(documentId: string, period: number): string {
-  const h = createHash('sha256').update(`revenue-point:${documentId}:${period}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** FX rates known so far, by `currency:year`: the database's, overlaid by the bundle's as they are read. */
-export type Rates = Map<string, { usdPerUnit: string; source: string }>;
-export const rateKey = (currency: string, year: number) => `${currency}:${year}`;
-
-/** What a USD figure records as its rate: it passes through unconverted. */
-export const USD_RATE: Readonly<{ usdPerUnit: string; source: string }> = {
-  usdPerUnit: '1',
-  source: 'USD figure, no conversion',
-};
+export { pointId, type Rates, rateKey, USD_RATE } from '../core/rates.js';
 
 export const STAGE_TABLE = {
   'fx_rates.csv': 'stage_fx',
@@ -45,7 +31,7 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const c = checkCompany(v);
       if (!c.ok) return c;
       const r = c.row;
-      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin] };
+      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin, r.cik] };
     }
     case 'listings.csv': {
       const c = checkListing(v);
@@ -56,7 +42,10 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const c = checkDocument(v);
       if (!c.ok) return c;
       const r = c.row;
-      return { ok: true, row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status] };
+      return {
+        ok: true,
+        row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status, r.form, r.accession],
+      };
     }
     case 'revenues.csv':
       return stageRevenue(v, rates);
@@ -98,6 +87,9 @@ function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[
       r.currency,
       valueUsd,
       basis.currency,
+      r.concept,
+      r.periodStart,
+      r.periodEnd,
     ],
   };
 }

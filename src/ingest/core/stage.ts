@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../../db/schema.js';
 
 /**
  * Temporary tables a bundle is streamed into before it is checked as a whole and applied. Each
@@ -15,6 +15,7 @@ export type StageTables = {
     ticker: string;
     mic_code: string;
     isin: string | null;
+    cik: string | null;
     line: number;
   };
   stage_listings: { company_id: string; ticker: string; mic_code: string; isin: string | null; line: number };
@@ -26,6 +27,8 @@ export type StageTables = {
     published_on: string;
     reporting_period: number;
     status: string;
+    form: string | null;
+    accession: string | null;
     line: number;
   };
   stage_revenues: {
@@ -38,6 +41,9 @@ export type StageTables = {
     value_usd: number;
     /** The currency whose rate converted it (ZAR for ZAC), with `reporting_period` the key into stage_rates. */
     rate_currency: string;
+    concept: string | null;
+    period_start: string | null;
+    period_end: string | null;
     line: number;
   };
   /** Every rate the import converted with, from the database or the bundle: a few thousand rows at most. */
@@ -50,9 +56,20 @@ export type StageDb = Kysely<Database & StageTables>;
 /** Column order of each stage table: staged rows are arrays in this order, `line` last. */
 export const STAGE_COLUMNS = {
   stage_fx: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
-  stage_companies: ['company_id', 'name', 'country', 'lei', 'ticker', 'mic_code', 'isin', 'line'],
+  stage_companies: ['company_id', 'name', 'country', 'lei', 'ticker', 'mic_code', 'isin', 'cik', 'line'],
   stage_listings: ['company_id', 'ticker', 'mic_code', 'isin', 'line'],
-  stage_documents: ['document_id', 'company_id', 'title', 'source_url', 'published_on', 'reporting_period', 'status', 'line'],
+  stage_documents: [
+    'document_id',
+    'company_id',
+    'title',
+    'source_url',
+    'published_on',
+    'reporting_period',
+    'status',
+    'form',
+    'accession',
+    'line',
+  ],
   stage_revenues: [
     'point_id',
     'company_id',
@@ -62,6 +79,9 @@ export const STAGE_COLUMNS = {
     'original_ccy',
     'value_usd',
     'rate_currency',
+    'concept',
+    'period_start',
+    'period_end',
     'line',
   ],
   stage_rates: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
@@ -72,10 +92,10 @@ const TABLES = Object.keys(STAGE_COLUMNS) as StageTable[];
 export async function createStage(db: Kysely<Database>): Promise<StageDb> {
   const statements = [
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
-    sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, line integer)`,
+    sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
-    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, line integer)`,
-    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, line integer)`,
+    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, line integer)`,
+    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];
   await dropStage(db);
@@ -95,6 +115,8 @@ export async function indexStage(db: StageDb): Promise<void> {
     sql`create index stage_companies_listing on stage_companies (mic_code, ticker, line)`,
     sql`create index stage_companies_isin on stage_companies (isin, line)`,
     sql`create index stage_companies_lei on stage_companies (lei, line)`,
+    sql`create index stage_companies_cik on stage_companies (cik, line)`,
+    sql`create index stage_documents_accession on stage_documents (accession, line)`,
     sql`create index stage_listings_key on stage_listings (mic_code, ticker, line)`,
     sql`create index stage_listings_isin on stage_listings (isin, line)`,
     sql`create index stage_documents_key on stage_documents (document_id, line)`,

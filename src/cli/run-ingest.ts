@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
+import { ingestFilings } from '../ingest/sec-filings/ingest-filings.js';
+import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
+import { ingestTickers } from '../ingest/sec-tickers/ingest-tickers.js';
+
+/** Quiet runs stay quiet: progress starts after this long, then comes at this interval. */
+const PROGRESS_AFTER_MS = 2_000;
+
+/** A progress line on stderr every couple of seconds once a run has taken that long. */
+function progress(source: string): (filers: number) => void {
+  const started = Date.now();
+  let next = started + PROGRESS_AFTER_MS;
+  return (filers) => {
+    const now = Date.now();
+    if (now < next) return;
+    next = now + PROGRESS_AFTER_MS;
+    const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
+    process.stderr.write(`${source}: ${filers} filers read in ${Math.round((now - started) / 1000)} s (${rss} MiB)\n`);
+  };
+}
+
+export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds';
+
+/** Runs one `ingest` source over its paths (DESIGN §10). */
+export async function runIngest(db: Kysely<Database>, source: IngestSource, paths: string[]): Promise<object> {
+  const label = paths.join(' ');
+  switch (source) {
+    case 'sec-tickers': {
+      if (paths.length !== 1) throw new Error('ingest sec-tickers takes exactly one FILE');
+      return ingestTickers(db, paths[0] as string);
+    }
+    case 'sec-companyfacts':
+      return ingestFilings(db, label, readCompanyFacts(paths), { onProgress: progress(source) });
+    case 'sec-fsds':
+      return ingestFilings(db, label, readDataSets(paths), { onProgress: progress(source) });
+  }
+}

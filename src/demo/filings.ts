@@ -1,0 +1,112 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
+import { type FiledFact, type SkipReason, selectFigures } from '../ingest/sec-filings/filed-figures.js';
+import type { Filer } from '../ingest/sec-filings/ingest-filings.js';
+import { filingDocumentId, filingIndexUrl, isAnnualForm, reportingPeriodOf } from '../ingest/sec-filings/rules.js';
+import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
+import { isCurrency } from '../revenues/currencies.js';
+import type { Companies } from './companies.js';
+import type { Report } from './report.js';
+
+export interface FiledDocument {
+  id: string;
+  companyId: string;
+  title: string;
+  sourceUrl: string;
+  publishedOn: string;
+  reportingPeriod: number;
+  form: string;
+  accession: string;
+}
+
+export interface FiledFigure {
+  companyId: string;
+  documentId: string;
+  period: number;
+  value: string;
+  currency: string;
+  concept: string;
+  start: string | null;
+  end: string;
+}
+
+/**
+ * Every figure of the SEC filings beside the reference data (`filings/`: companyfacts files and
+ * data set zips), chosen by the very rules `bin/corpdata ingest` applies (DESIGN §10), so the demo
+ * holds what an operator would get by ingesting those files. A filer is matched to its demo
+ * company by CIK; one the demo's SEC ticker list lacks is reported, not added.
+ */
+export async function filedFigures(
+  filingsDir: string,
+  companies: Companies,
+  report: Report,
+  hasRate: (currency: string, year: number) => boolean,
+): Promise<{ documents: FiledDocument[]; figures: FiledFigure[] }> {
+  const byCik = new Map<string, Filer>();
+  const gather = async (filers: AsyncIterable<Filer>) => {
+    for await (const f of filers) {
+      const held = byCik.get(f.cik);
+      if (held === undefined) byCik.set(f.cik, { ...f, facts: [...f.facts] });
+      else held.facts.push(...f.facts);
+    }
+  };
+  await gather(readCompanyFacts([join(filingsDir, 'sec-companyfacts')]));
+  const zips = readdirSync(join(filingsDir, 'sec-fsds'))
+    .filter((f) => f.endsWith('.zip'))
+    .sort()
+    .map((f) => join(filingsDir, 'sec-fsds', f));
+  await gather(readDataSets(zips));
+
+  const documents = new Map<string, FiledDocument>();
+  const figures: FiledFigure[] = [];
+  const skipped = new Map<string, number>();
+  const skip = (reason: SkipReason) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+  for (const filer of [...byCik.values()].sort((a, b) => (a.cik < b.cik ? -1 : 1))) {
+    const company = companies.byKey.get(`sec-cik:${Number(filer.cik)}`);
+    if (company === undefined) {
+      // Only a filer with annual revenue is worth a line: the data set's quarterly filers are many.
+      const lost = selectFigures(filer.facts, [], isCurrency, () => undefined).length;
+      if (lost > 0)
+        report.lines.push(`filings: CIK ${filer.cik} (${filer.name}): dropped: not in the SEC ticker list, ${lost} figures`);
+      continue;
+    }
+    const periods = new Map<string, number>();
+    for (const f of filer.facts) {
+      if (isAnnualForm(f.form)) periods.set(f.accession, Math.max(periods.get(f.accession) ?? 0, reportingPeriodOf(f.end)));
+    }
+    for (const { fact, reportingPeriod } of selectFigures(filer.facts, [], isCurrency, skip)) {
+      if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
+        report.lines.push(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
+        continue;
+      }
+      const id = filingDocumentId(fact.accession);
+      if (!documents.has(id)) {
+        documents.set(id, {
+          id,
+          companyId: company.id,
+          title: `${filer.name}: ${fact.form} filed ${fact.filed} (accession ${fact.accession})`,
+          sourceUrl: filingIndexUrl(filer.cik, fact.accession),
+          publishedOn: fact.filed,
+          reportingPeriod: periods.get(fact.accession) ?? reportingPeriod,
+          form: fact.form,
+          accession: fact.accession,
+        });
+      }
+      figures.push({
+        companyId: company.id,
+        documentId: id,
+        period: reportingPeriod,
+        value: String(fact.value),
+        currency: fact.unit,
+        concept: fact.concept,
+        start: fact.start,
+        end: fact.end,
+      });
+    }
+  }
+  for (const [reason, n] of [...skipped].sort()) report.lines.push(`filings: ${n} revenue facts left out: ${reason}`);
+  return { documents: [...documents.values()], figures };
+}
+
+const describe = (f: FiledFact) => `${f.concept} of ${f.accession} ending ${f.end}`;

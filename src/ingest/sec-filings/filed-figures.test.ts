@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type FiledFact, selectFigures } from './filed-figures.js';
+import { REVENUE_CONCEPTS } from './rules.js';
+
+const ENDS = ['2020-12-31', '2021-12-31', '2022-12-31'];
+const fact = fc.record({
+  concept: fc.constantFrom(...REVENUE_CONCEPTS, 'us-gaap:SalesRevenueGoodsNet'),
+  end: fc.constantFrom(...ENDS),
+  quarter: fc.boolean(),
+  value: fc.constantFrom(100, 101, 102),
+  unit: fc.constantFrom('USD', 'USD', 'USD', 'shares'),
+  filing: fc.integer({ min: 1, max: 6 }),
+  form: fc.constantFrom('10-K', '10-K/A', '10-Q', '10-KT', '20-F'),
+});
+type Raw = { concept: string; end: string; quarter: boolean; value: number; unit: string; filing: number; form: string };
+const toFact = (g: Raw): FiledFact => {
+  const year = Number(g.end.slice(0, 4));
+  return {
+    concept: g.concept,
+    start: g.quarter ? `${year}-10-01` : `${year}-01-01`,
+    end: g.end,
+    value: g.value,
+    unit: g.unit,
+    accession: `0000000001-2${g.filing}-00000${g.filing}`,
+    form: g.form,
+    filed: `202${g.filing}-02-15`,
+  };
+};
+const isCurrency = (u: string) => u === 'USD';
+
+describe('selectFigures', () => {
+  it('keeps per period end only changes of value, each from an annual report, and adds nothing when run again', () => {
+    fc.assert(
+      fc.property(fc.array(fact, { maxLength: 40 }), (raw) => {
+        const facts = raw.map(toFact);
+        const figures = selectFigures(facts, [], isCurrency, () => undefined);
+        for (const f of figures) {
+          expect(['10-K', '10-K/A', '20-F']).toContain(f.fact.form);
+          expect(f.fact.start?.slice(5)).toBe('01-01');
+          expect(f.fact.unit).toBe('USD');
+          expect(REVENUE_CONCEPTS).toContain(f.fact.concept);
+        }
+        for (const end of ENDS) {
+          const kept = figures.filter((f) => f.fact.end === end);
+          kept.forEach((f, i) => {
+            expect(f.restatement).toBe(i > 0);
+            if (i > 0) expect(f.fact.value).not.toBe(kept[i - 1]?.fact.value);
+            if (i > 0) expect(f.fact.filed >= (kept[i - 1]?.fact.filed ?? '')).toBe(true);
+          });
+        }
+        const stored = figures.map((f) => ({
+          accession: f.fact.accession,
+          filed: f.fact.filed,
+          end: f.fact.end,
+          value: f.fact.value,
+          currency: f.fact.unit,
+        }));
+        expect(selectFigures(facts, stored, isCurrency, () => undefined)).toEqual([]);
+      }),
+    );
+  });
+
+  it('reads a filing-period from its most preferred concept, never a goods-only one', () => {
+    const base = {
+      start: '2020-01-01',
+      end: '2020-12-31',
+      unit: 'USD',
+      accession: '0000000001-21-000001',
+      form: '10-K',
+      filed: '2021-02-01',
+    };
+    const figures = selectFigures(
+      [
+        { ...base, concept: 'us-gaap:SalesRevenueGoodsNet', value: 60 },
+        { ...base, concept: 'us-gaap:SalesRevenueNet', value: 90 },
+        { ...base, concept: 'us-gaap:Revenues', value: 100 },
+      ],
+      [],
+      isCurrency,
+      () => undefined,
+    );
+    expect(figures.map((f) => [f.fact.concept, f.fact.value, f.reportingPeriod])).toEqual([['us-gaap:Revenues', 100, 2020]]);
+  });
+});

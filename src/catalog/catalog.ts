@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { SearchIndex } from './search.js';
+import { SearchIndex } from './search/search-index.js';
 
 /** The company record of the API (spec §2.2): exactly these five fields. */
 export interface CompanyRecord {
@@ -72,7 +72,13 @@ export class Catalog {
     }
     for (const list of this.#byTicker.values()) list.sort(compareListings);
     this.search = new SearchIndex(
-      companies.map((c) => ({ companyId: c.companyId, name: c.name, tickers: c.listings.map((l) => l.ticker) })),
+      companies.map((c) => ({
+        companyId: c.companyId,
+        name: c.name,
+        tickers: c.listings.map((l) => l.ticker),
+      })),
+      // ISINs and LEIs are already mapped here; the index asks rather than keeping a second map.
+      { identify: (upper) => (this.byIsin(upper) ?? this.byLei(upper))?.companyId },
     );
     this.listJson = JSON.stringify(all);
     this.listGzip = gzipSync(this.listJson);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSource } from '../../demo/csv.js';
-import type { SearchEntry } from '../search.js';
+import type { SearchEntry } from './search-index.js';
 
 /** One judged query: any of `expect` at rank 1 is a success. */
 export interface Judgement {

@@ -1,0 +1,325 @@
+import { editDistance } from './edit-distance.js';
+import { nameKey, withoutLegalForm, words } from './normalize-name.js';
+import { PostingsBuilder, type PostingsTable, range } from './postings.js';
+import { lowerBound, Vocabulary } from './vocabulary.js';
+
+/** What the search ranks: one company with its name, every ticker it trades under, and its identifiers. */
+export interface SearchEntry {
+  readonly companyId: string;
+  readonly name: string;
+  readonly tickers: readonly string[];
+  readonly isins?: readonly string[];
+  readonly lei?: string | null;
+  /** SEC Central Index Key, digits with or without leading zeros. */
+  readonly cik?: string | null;
+}
+
+/**
+ * Match tiers, best first: an exact identifier (ISIN, LEI, CIK), exact ticker, exact name, every
+ * query word a whole word of the name, name or word prefix, ticker prefix, inside a word, then
+ * fuzzy (an edit for 4 to 7 characters, two from 8).
+ */
+export const Tier = {
+  Identifier: -1,
+  ExactTicker: 0,
+  ExactName: 1,
+  WholeWords: 2,
+  Prefix: 3,
+  TickerPrefix: 4,
+  Inside: 5,
+  Fuzzy: 6,
+} as const;
+export type Tier = (typeof Tier)[keyof typeof Tier];
+
+export const SEARCH_LIMIT = 10;
+
+export function fuzzyBudget(length: number): number {
+  if (length < 4) return 0;
+  return length < 8 ? 1 : 2;
+}
+
+/** A CIK as digits without leading zeros, so "0000320193" and "320193" are one key. */
+function cikKey(text: string): string | undefined {
+  return /^[0-9]{1,10}$/.test(text) ? `cik:${text.replace(/^0+(?=.)/, '')}` : undefined;
+}
+
+interface Query {
+  readonly upper: string;
+  readonly words: readonly string[];
+  readonly key: string;
+}
+
+/**
+ * An immutable in-memory index over every company; built off the request path and swapped whole
+ * when the catalog changes. Entries are numbered in the order ties are broken (shorter name key,
+ * then name, then company id), so within a tier the smallest numbers win and every tier is read
+ * in ascending order until the result is full: a query touches the postings it needs, not the
+ * catalog.
+ */
+export class SearchIndex {
+  readonly #ids: string[];
+  readonly #keys: string[];
+  /** ISIN, LEI and CIK → company id, unless the caller resolves identifiers itself. */
+  readonly #identifiers = new Map<string, string>();
+  readonly #identify: ((identifier: string) => string | undefined) | undefined;
+  /** Upper-case tickers, sorted, so a ticker prefix is a range. */
+  readonly #tickers: PostingsTable;
+  /** The words of the names without their legal forms. */
+  readonly #vocabulary: Vocabulary;
+  /** The legal-form words cut from the ends of names: with the vocabulary, every word of every name. */
+  readonly #legalForms: PostingsTable;
+
+  /**
+   * `identify`, where the caller already maps identifiers to companies (the catalog does), saves
+   * the index a map of its own (with a million companies, two million keys): it gets the trimmed,
+   * upper-cased query and answers the id of the company whose ISIN, LEI or CIK it is.
+   */
+  constructor(entries: readonly SearchEntry[], options: { identify?: (identifier: string) => string | undefined } = {}) {
+    this.#identify = options.identify;
+    const n = entries.length;
+    const all: string[][] = new Array(n);
+    const keyWords: string[][] = new Array(n);
+    const sortKeys: string[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const entry = entries[i] as SearchEntry;
+      const w = words(entry.name);
+      const k = withoutLegalForm(w);
+      all[i] = w;
+      keyWords[i] = k;
+      // Tie order as one string, so the engine's own string sort does the work: key length, name, id.
+      const length = k.reduce((sum, x) => sum + x.length, Math.max(0, k.length - 1));
+      sortKeys[i] = `${String(length).padStart(4, '0')}${entry.name}\u0000${entry.companyId}\u0000${i}`;
+    }
+    sortKeys.sort();
+    this.#ids = new Array(n);
+    this.#keys = new Array(n);
+    const tickers = new PostingsBuilder();
+    const vocabulary = new PostingsBuilder();
+    const legalForms = new PostingsBuilder();
+    for (let id = 0; id < n; id++) {
+      const sortKey = sortKeys[id] as string;
+      const i = Number(sortKey.slice(sortKey.lastIndexOf('\u0000') + 1));
+      const entry = entries[i] as SearchEntry;
+      const kw = keyWords[i] as string[];
+      const aw = all[i] as string[];
+      this.#ids[id] = entry.companyId;
+      this.#keys[id] = kw.join(' ');
+      for (const t of entry.tickers) tickers.add(t.toUpperCase(), id);
+      if (this.#identify === undefined) {
+        for (const isin of entry.isins ?? []) this.#remember(isin.toUpperCase(), entry.companyId);
+        if (entry.lei) this.#remember(entry.lei.toUpperCase(), entry.companyId);
+        const cik = entry.cik ? cikKey(entry.cik) : undefined;
+        if (cik !== undefined) this.#remember(cik, entry.companyId);
+      }
+      for (const w of kw) vocabulary.add(w, id);
+      for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalForms.add(aw[j] as string, id);
+    }
+    this.#tickers = tickers.build(true);
+    this.#vocabulary = new Vocabulary(vocabulary.build(true));
+    this.#legalForms = legalForms.build();
+  }
+
+  #remember(identifier: string, companyId: string): void {
+    if (!this.#identifiers.has(identifier)) this.#identifiers.set(identifier, companyId);
+  }
+
+  /** The company an exact ISIN, LEI or CIK names. */
+  #identified(trimmed: string): string | undefined {
+    const upper = trimmed.toUpperCase();
+    const cik = cikKey(trimmed);
+    if (this.#identify !== undefined) return this.#identify(upper);
+    return this.#identifiers.get(upper) ?? (cik === undefined ? undefined : this.#identifiers.get(cik));
+  }
+
+  get size(): number {
+    return this.#ids.length;
+  }
+
+  /** Company ids, most relevant first, at most `limit`; ties go to the shorter, then earlier name. */
+  search(query: string, limit = SEARCH_LIMIT): string[] {
+    const trimmed = query.trim();
+    const qWords = nameKey(query);
+    const q: Query = { upper: trimmed.toUpperCase(), words: qWords, key: qWords.join(' ') };
+    const found: number[] = [];
+    const taken = new Set<number>();
+    let skipped: string | undefined;
+    const room = () => limit - (skipped === undefined ? 0 : 1);
+    const collect: Collect = (candidates, accept) => {
+      for (const id of candidates) {
+        if (taken.has(id) || (accept !== undefined && !accept(id))) continue;
+        taken.add(id);
+        if (this.#ids[id] === skipped) continue;
+        found.push(id);
+        if (found.length >= room()) return true;
+      }
+      return false;
+    };
+    // An identifier's company goes first; it keeps its place, not a second one, in the tiers after.
+    const identified = trimmed === '' ? undefined : this.#identified(trimmed);
+    if (identified !== undefined) {
+      skipped = identified;
+      if (limit <= 1) return limit <= 0 ? [] : [identified];
+    }
+    // Each tier stops the search once the answer is full.
+    void (
+      collect(this.#tickers.ids(this.#tickers.number(q.upper))) ||
+      (q.key !== '' &&
+        (this.#exactNameTier(q, collect) ||
+          this.#wholeWordTier(q, collect) ||
+          this.#prefixTier(q, collect) ||
+          collect(this.#tickerPrefixes(q.upper)) ||
+          this.#insideTier(q, collect) ||
+          this.#fuzzyTier(q, collect)))
+    );
+    const answer = found.map((id) => this.#ids[id] as string);
+    return skipped === undefined ? answer : [skipped, ...answer];
+  }
+
+  /** Entries are numbered by key length first, so the names as long as the query come first. */
+  #exactNameTier(q: Query, collect: Collect): boolean {
+    const table = this.#vocabulary.entries;
+    const [rarest] = this.#lists(table, q.words) ?? [];
+    if (rarest === undefined) return false;
+    const length = q.key.length;
+    const keys = this.#keys;
+    const candidates = function* (ids: Iterable<number>) {
+      for (const id of ids) {
+        const key = keys[id] as string;
+        if (key.length > length) return;
+        if (key.length === length) yield id;
+      }
+    };
+    return collect(candidates(table.ids(rarest)), (id) => keys[id] === q.key);
+  }
+
+  /** Every query word a whole word of the name, legal forms included. */
+  #wholeWordTier(q: Query, collect: Collect): boolean {
+    const vocabulary = this.#vocabulary.entries;
+    const legal = this.#legalForms;
+    const lists: { word?: number; legal?: number; size: number }[] = [];
+    for (const w of q.words) {
+      const word = vocabulary.number(w);
+      const form = legal.number(w);
+      if (word === undefined && form === undefined) return false;
+      const size = (word === undefined ? 0 : vocabulary.length(word)) + (form === undefined ? 0 : legal.length(form));
+      lists.push({ ...(word === undefined ? {} : { word }), ...(form === undefined ? {} : { legal: form }), size });
+    }
+    lists.sort((a, b) => a.size - b.size);
+    const [first, ...rest] = lists;
+    if (first === undefined) return false;
+    const holds = (l: { word?: number; legal?: number }, id: number) =>
+      (l.word !== undefined && vocabulary.holds(l.word, id)) || (l.legal !== undefined && legal.holds(l.legal, id));
+    const stream =
+      first.legal === undefined
+        ? vocabulary.ids(first.word)
+        : first.word === undefined
+          ? legal.ids(first.legal)
+          : mergeAscending(vocabulary.ids(first.word), legal.ids(first.legal));
+    return collect(stream, (id) => rest.every((l) => holds(l, id)));
+  }
+
+  #prefixTier(q: Query, collect: Collect): boolean {
+    const last = q.words[q.words.length - 1] ?? '';
+    if (q.words.length === 1) return collect(this.#wordPrefixes(last));
+    const table = this.#vocabulary.entries;
+    const leading = this.#lists(table, q.words.slice(0, -1));
+    if (leading === undefined) return false;
+    const [shortest, ...rest] = leading;
+    return collect(table.ids(shortest), (id) => {
+      if (!rest.every((l) => table.holds(l, id))) return false;
+      const key = this.#keys[id] as string;
+      return key.startsWith(last) || key.includes(` ${last}`);
+    });
+  }
+
+  #insideTier(q: Query, collect: Collect): boolean {
+    const table = this.#vocabulary.entries;
+    if (q.words.length === 1) return collect(table.union(this.#vocabulary.containing(q.key)));
+    // Several words: a name holding the query holds its middle words whole and its last word's start.
+    const middle = this.#lists(table, q.words.slice(1, -1));
+    if (middle === undefined) return false;
+    const candidates = middle.length > 0 ? table.ids(middle[0]) : this.#wordPrefixes(q.words[q.words.length - 1] ?? '');
+    return collect(candidates, (id) => (this.#keys[id] as string).includes(q.key));
+  }
+
+  #fuzzyTier(q: Query, collect: Collect): boolean {
+    const budget = fuzzyBudget(q.key.length);
+    if (budget === 0) return false;
+    const table = this.#vocabulary.entries;
+    if (q.words.length === 1) return collect(table.union(this.#vocabulary.near(q.key, budget)));
+    // A name within `budget` edits of the query holds, for each query word, a word within `budget`
+    // edits of it; and, the edits being shared out, a word within budget / words of one of them.
+    // Of these candidate sets, read the smallest, then measure the whole key.
+    const options: number[][] = [];
+    for (const w of q.words) {
+      if (w.length + 1 - 2 * budget >= 2) options.push(this.#vocabulary.near(w, budget));
+    }
+    const share = Math.floor(budget / q.words.length);
+    options.push(
+      q.words.flatMap((w) => {
+        if (share > 0) return this.#vocabulary.near(w, share);
+        const n = table.number(w);
+        return n === undefined ? [] : [n];
+      }),
+    );
+    let best: number[] = [];
+    let bestSize = Number.POSITIVE_INFINITY;
+    for (const lists of options) {
+      const size = lists.reduce((sum, l) => sum + table.length(l), 0);
+      if (size < bestSize) {
+        best = lists;
+        bestSize = size;
+      }
+    }
+    const keyLength = q.key.length;
+    return collect(table.union(best), (id) => {
+      const key = this.#keys[id] as string;
+      return Math.abs(key.length - keyLength) <= budget && editDistance(q.key, key, budget) <= budget;
+    });
+  }
+
+  /** Entries with a name word (legal form excluded) starting with `prefix`, ascending. */
+  #wordPrefixes(prefix: string): Iterable<number> {
+    const [from, to] = this.#vocabulary.prefixRange(prefix);
+    return this.#vocabulary.entries.union(range(from, to));
+  }
+
+  #tickerPrefixes(upper: string): Iterable<number> {
+    const keys = this.#tickers.keys;
+    return this.#tickers.union(range(lowerBound(keys, upper), lowerBound(keys, `${upper}\uffff`)));
+  }
+
+  /** The list of each word in a table, shortest first; undefined if a word has none. */
+  #lists(table: PostingsTable, ws: readonly string[]): number[] | undefined {
+    const lists: number[] = [];
+    for (const w of ws) {
+      const n = table.number(w);
+      if (n === undefined) return undefined;
+      lists.push(n);
+    }
+    return lists.sort((a, b) => table.length(a) - table.length(b));
+  }
+}
+
+/** Two ascending id streams as one, without duplicates. */
+function* mergeAscending(a: Iterator<number> | Iterable<number>, b: Iterable<number>): Generator<number> {
+  const ia = Symbol.iterator in a ? a[Symbol.iterator]() : a;
+  const ib = b[Symbol.iterator]();
+  let x = ia.next();
+  let y = ib.next();
+  while (!x.done || !y.done) {
+    if (y.done || (!x.done && x.value < y.value)) {
+      yield x.value as number;
+      x = ia.next();
+    } else if (x.done || y.value < x.value) {
+      yield y.value;
+      y = ib.next();
+    } else {
+      yield x.value;
+      x = ia.next();
+      y = ib.next();
+    }
+  }
+}
+
+type Collect = (candidates: Iterable<number>, accept?: (id: number) => boolean) => boolean;

@@ -42,11 +42,28 @@ export class PostingsTable {
     return (this.#starts[list + 1] as number) - (this.#starts[list] as number);
   }
 
-  /** The ids of one list, ascending. */
-  *ids(list: number | undefined): Generator<number> {
+  /** The ids of one list, ascending, within [from, to). */
+  *ids(list: number | undefined, from = 0, to = ALL): Generator<number> {
     if (list === undefined) return;
     const end = this.#starts[list + 1] as number;
-    for (let i = this.#starts[list] as number; i < end; i++) yield this.#ids[i] as number;
+    for (let i = this.#seek(list, from); i < end; i++) {
+      const id = this.#ids[i] as number;
+      if (id >= to) return;
+      yield id;
+    }
+  }
+
+  /** Position of the first id of a list not below `from`. */
+  #seek(list: number, from: number): number {
+    let lo = this.#starts[list] as number;
+    if (from <= 0) return lo;
+    let hi = this.#starts[list + 1] as number;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.#ids[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** One list as a view (no copy), for loops too hot for a generator. */
@@ -71,18 +88,19 @@ export class PostingsTable {
 
   /**
    * The union of several lists, ascending, without duplicates, read lazily through a min-heap of
-   * list heads: the first k cost O(lists + k log lists), not the lists' total length.
+   * list heads: the first k cost O(lists + k log lists), not the lists' total length. Only ids
+   * within [from, to) are read.
    */
-  *union(lists: ArrayLike<number>): Generator<number> {
+  *union(lists: ArrayLike<number>, from = 0, to = ALL): Generator<number> {
     const ids = this.#ids;
     const heap: number[] = [];
     const pos: number[] = [];
     const end: number[] = [];
     for (let i = 0; i < lists.length; i++) {
       const n = lists[i] as number;
-      const s = this.#starts[n] as number;
+      const s = this.#seek(n, from);
       const e = this.#starts[n + 1] as number;
-      if (s < e) {
+      if (s < e && (ids[s] as number) < to) {
         heap.push(pos.length);
         pos.push(s);
         end.push(e);
@@ -110,6 +128,7 @@ export class PostingsTable {
       const top = heap[0] as number;
       const p = pos[top] as number;
       const id = ids[p] as number;
+      if (id >= to) return;
       if (p + 1 < (end[top] as number)) pos[top] = p + 1;
       else {
         const moved = heap.pop() as number;
@@ -123,6 +142,8 @@ export class PostingsTable {
     }
   }
 }
+
+const ALL = 0x7fffffff;
 
 /** Numbers [from, to): the lists of a range of keys, as {@link PostingsTable.union} takes them. */
 export function range(from: number, to: number): number[] {

@@ -59,6 +59,8 @@ interface Query {
 export class SearchIndex {
   readonly #ids: string[];
   readonly #keys: string[];
+  /** Entries are numbered by key length first: the first entry of each length, and one past the last. */
+  readonly #lengthStarts: Int32Array;
   /** ISIN, LEI and CIK → company id, unless the caller resolves identifiers itself. */
   readonly #identifiers = new Map<string, string>();
   readonly #identify: ((identifier: string) => string | undefined) | undefined;
@@ -113,6 +115,12 @@ export class SearchIndex {
       }
       for (const w of kw) vocabulary.add(w, id);
       for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalForms.add(aw[j] as string, id);
+    }
+    const longest = n === 0 ? 0 : (this.#keys[n - 1] as string).length;
+    this.#lengthStarts = new Int32Array(longest + 2).fill(n);
+    for (let id = n - 1; id >= 0; id--) this.#lengthStarts[(this.#keys[id] as string).length] = id;
+    for (let l = longest; l >= 0; l--) {
+      this.#lengthStarts[l] = Math.min(this.#lengthStarts[l] as number, this.#lengthStarts[l + 1] as number);
     }
     this.#tickers = tickers.build(true);
     this.#vocabulary = new Vocabulary(vocabulary.build(true));
@@ -181,15 +189,8 @@ export class SearchIndex {
     const [rarest] = this.#lists(table, q.words) ?? [];
     if (rarest === undefined) return false;
     const length = q.key.length;
-    const keys = this.#keys;
-    const candidates = function* (ids: Iterable<number>) {
-      for (const id of ids) {
-        const key = keys[id] as string;
-        if (key.length > length) return;
-        if (key.length === length) yield id;
-      }
-    };
-    return collect(candidates(table.ids(rarest)), (id) => keys[id] === q.key);
+    const ids = table.ids(rarest, this.#firstOfLength(length), this.#firstOfLength(length + 1));
+    return collect(ids, (id) => this.#keys[id] === q.key);
   }
 
   /** Every query word a whole word of the name, legal forms included. */
@@ -234,12 +235,21 @@ export class SearchIndex {
 
   #insideTier(q: Query, collect: Collect): boolean {
     const table = this.#vocabulary.entries;
-    if (q.words.length === 1) return collect(table.union(this.#vocabulary.containing(q.key)));
-    // Several words: a name holding the query holds its middle words whole and its last word's start.
+    const from = this.#firstOfLength(q.key.length);
+    if (q.words.length === 1) return collect(table.union(this.#vocabulary.containing(q.key), from));
+    // Several words: a name holding the query holds its middle words whole, a word ending with its
+    // first word and one starting with its last. Read the smallest of these candidate sets.
     const middle = this.#lists(table, q.words.slice(1, -1));
     if (middle === undefined) return false;
-    const candidates = middle.length > 0 ? table.ids(middle[0]) : this.#wordPrefixes(q.words[q.words.length - 1] ?? '');
-    return collect(candidates, (id) => (this.#keys[id] as string).includes(q.key));
+    const [prefixFrom, prefixTo] = this.#vocabulary.prefixRange(q.words[q.words.length - 1] ?? '');
+    const options = [
+      ...middle.slice(0, 1).map((n) => [n]),
+      range(prefixFrom, prefixTo),
+      this.#vocabulary.containing(q.words[0] ?? ''),
+    ];
+    const size = (lists: number[]) => lists.reduce((sum, n) => sum + table.length(n), 0);
+    const best = options.sort((a, b) => size(a) - size(b))[0] ?? [];
+    return collect(table.union(best, from), (id) => (this.#keys[id] as string).includes(q.key));
   }
 
   #fuzzyTier(q: Query, collect: Collect): boolean {
@@ -247,41 +257,36 @@ export class SearchIndex {
     if (budget === 0) return false;
     const table = this.#vocabulary.entries;
     if (q.words.length === 1) return collect(table.union(this.#vocabulary.near(q.key, budget)));
-    // A name within `budget` edits of the query holds, for each query word, a word within `budget`
-    // edits of it; and, the edits being shared out, a word within budget / words of one of them.
-    // Of these candidate sets, read the smallest, then measure the whole key.
-    const options: number[][] = [];
-    for (const w of q.words) {
-      if (w.length + 1 - 2 * budget >= 2) options.push(this.#vocabulary.near(w, budget));
-    }
+    // A name within `budget` edits of the query is within `budget` of its length, and holds a word
+    // within `budget` edits of each query word (unless the edits fall on spaces between words): the
+    // anchor is the rarest word long enough for the bigram filter, an unknown word rarest of all.
+    const filterable = q.words.filter((w) => w.length + 1 - 2 * budget >= 2);
+    const frequency = (w: string) => {
+      const n = table.number(w);
+      return n === undefined ? 0 : table.length(n);
+    };
+    const longest = filterable.sort((a, b) => frequency(a) - frequency(b) || b.length - a.length)[0] ?? q.words[0] ?? '';
+    const length = q.key.length;
+    const from = this.#firstOfLength(length - budget);
+    const to = this.#firstOfLength(length + budget + 1);
     const share = Math.floor(budget / q.words.length);
-    options.push(
-      q.words.flatMap((w) => {
-        if (share > 0) return this.#vocabulary.near(w, share);
-        const n = table.number(w);
-        return n === undefined ? [] : [n];
-      }),
-    );
-    let best: number[] = [];
-    let bestSize = Number.POSITIVE_INFINITY;
-    for (const lists of options) {
-      const size = lists.reduce((sum, l) => sum + table.length(l), 0);
-      if (size < bestSize) {
-        best = lists;
-        bestSize = size;
-      }
-    }
-    const keyLength = q.key.length;
-    return collect(table.union(best), (id) => {
-      const key = this.#keys[id] as string;
-      return Math.abs(key.length - keyLength) <= budget && editDistance(q.key, key, budget) <= budget;
-    });
+    const near =
+      filterable.length > 0 || share === 0
+        ? this.#vocabulary.near(longest, budget)
+        : q.words.flatMap((w) => this.#vocabulary.near(w, share));
+    return collect(table.union(near, from, to), (id) => editDistance(q.key, this.#keys[id] as string, budget) <= budget);
+  }
+
+  /** The first entry whose name key is at least `length` long (entries are numbered by key length first). */
+  #firstOfLength(length: number): number {
+    if (length <= 0) return 0;
+    return length >= this.#lengthStarts.length ? this.#ids.length : (this.#lengthStarts[length] as number);
   }
 
   /** Entries with a name word (legal form excluded) starting with `prefix`, ascending. */
-  #wordPrefixes(prefix: string): Iterable<number> {
+  #wordPrefixes(prefix: string, fromId = 0): Iterable<number> {
     const [from, to] = this.#vocabulary.prefixRange(prefix);
-    return this.#vocabulary.entries.union(range(from, to));
+    return this.#vocabulary.entries.union(range(from, to), fromId);
   }
 
   #tickerPrefixes(upper: string): Iterable<number> {

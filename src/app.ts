@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { AppContext } from './app-context.js';
 import { KeyVerifier } from './auth/verify-key.js';
 import { loadCatalog } from './catalog/catalog.js';
@@ -12,7 +12,7 @@ import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { installErrorHandling } from './http/errors.js';
+import { CREDIT_COST_HEADER, installErrorHandling } from './http/errors.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
@@ -58,6 +58,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(options.logTo === undefined ? {} : { stream: options.logTo }),
           },
     genReqId: () => randomUUID(),
+    // One access line per request (below) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(config.trustProxy),
@@ -104,6 +106,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
     // No response is ever to be sniffed into something else (a text/plain 404 echoes the path).
     reply.header('x-content-type-options', 'nosniff');
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    // The request id rides in the line's bindings (reqId); never headers: keys travel in them.
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        cost: reply.getHeader(CREDIT_COST_HEADER),
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+    done();
   });
   installErrorHandling(app);
   await registerOpenApi(app, config.publicUrl);

@@ -7,6 +7,7 @@ import { MIC_CODES } from '../../catalog/mic-codes.js';
 import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_CREDITS } from '../../credits/prices.js';
 import { mockRevenues } from '../../mock/mock-data.js';
 import { resolvePeriod } from '../../revenues/revenue-data.js';
+import { serializedRecords } from '../../revenues/serialized-records.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -144,7 +145,7 @@ export function revenuesRoute(ctx: AppContext): FastifyPluginAsync {
             : { endpoint: 'revenues', price: REVENUE_NO_DATA_CREDITS, subject },
         );
         if (outcome.kind === 'no-data') return reply.code(204).send();
-        return reply.send(outcome.records);
+        return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
       },
     );
   };

@@ -1,0 +1,18 @@
+import type { RevenueRecord } from './revenue-data.js';
+
+/**
+ * The JSON body of a company-period, made once: it is the same for every caller, and re-serializing
+ * it was a fair share of a repeat call's time. Keyed by the cached records list itself, so when the
+ * data version moves and the revenue cache is dropped, the bodies go with it (a WeakMap holds no list
+ * alive).
+ */
+const bodies = new WeakMap<readonly RevenueRecord[], string>();
+
+export function serializedRecords(records: readonly RevenueRecord[]): string {
+  let body = bodies.get(records);
+  if (body === undefined) {
+    body = JSON.stringify(records);
+    bodies.set(records, body);
+  }
+  return body;
+}

@@ -102,10 +102,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => watcher.stop());
 
   app.decorateRequest('caller', null);
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every response, and a promise each costs.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     // No response is ever to be sniffed into something else (a text/plain 404 echoes the path).
     reply.header('x-content-type-options', 'nosniff');
+    done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
     // The request id rides in the line's bindings (reqId); never headers: keys travel in them.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { editDistance } from './edit-distance.js';
 import { SearchIndex } from './search-index.js';
+import { syntheticEntries } from './synthetic-names.js';
 
 const index = new SearchIndex([
   { companyId: 'apple', name: 'Apple Inc.', tickers: ['AAPL'] },
@@ -97,5 +98,20 @@ describe('identifiers and scripts', () => {
 
   it('answers a query of punctuation alone with nothing', () => {
     expect(scripts.search('!?.,;:-_()[]{}'.repeat(8).slice(0, 100))).toEqual([]);
+  });
+});
+
+describe('building in slices', () => {
+  it('builds the same index while letting the event loop run', async () => {
+    const entries = syntheticEntries(50_000);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const sliced = await SearchIndex.build(entries);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(1);
+    const whole = new SearchIndex(entries);
+    for (const q of ['a', 'ch', 'holdings', 'first mining', 'pharmaceutcals', entries[123]?.name ?? '']) {
+      expect(sliced.search(q)).toEqual(whole.search(q));
+    }
   });
 });

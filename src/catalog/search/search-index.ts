@@ -1,7 +1,8 @@
 import { editDistance } from './edit-distance.js';
-import { nameKey, withoutLegalForm, words } from './normalize-name.js';
-import { PostingsBuilder, type PostingsTable, range } from './postings.js';
-import { lowerBound, Vocabulary } from './vocabulary.js';
+import { cikKey, drain, type IndexOptions, indexParts } from './index-parts.js';
+import { nameKey } from './normalize-name.js';
+import { type PostingsTable, range } from './postings.js';
+import { lowerBound, type Vocabulary } from './vocabulary.js';
 
 /** What the search ranks: one company with its name, every ticker it trades under, and its identifiers. */
 export interface SearchEntry {
@@ -38,11 +39,6 @@ export function fuzzyBudget(length: number): number {
   return length < 8 ? 1 : 2;
 }
 
-/** A CIK as digits without leading zeros, so "0000320193" and "320193" are one key. */
-function cikKey(text: string): string | undefined {
-  return /^[0-9]{1,10}$/.test(text) ? `cik:${text.replace(/^0+(?=.)/, '')}` : undefined;
-}
-
 interface Query {
   readonly upper: string;
   readonly words: readonly string[];
@@ -62,7 +58,7 @@ export class SearchIndex {
   /** Entries are numbered by key length first: the first entry of each length, and one past the last. */
   readonly #lengthStarts: Int32Array;
   /** ISIN, LEI and CIK → company id, unless the caller resolves identifiers itself. */
-  readonly #identifiers = new Map<string, string>();
+  readonly #identifiers: ReadonlyMap<string, string>;
   readonly #identify: ((identifier: string) => string | undefined) | undefined;
   /** Upper-case tickers, sorted, so a ticker prefix is a range. */
   readonly #tickers: PostingsTable;
@@ -71,64 +67,27 @@ export class SearchIndex {
   /** The legal-form words cut from the ends of names: with the vocabulary, every word of every name. */
   readonly #legalForms: PostingsTable;
 
-  /**
-   * `identify`, where the caller already maps identifiers to companies (the catalog does), saves
-   * the index a map of its own (with a million companies, two million keys): it gets the trimmed,
-   * upper-cased query and answers the id of the company whose ISIN, LEI or CIK it is.
-   */
-  constructor(entries: readonly SearchEntry[], options: { identify?: (identifier: string) => string | undefined } = {}) {
+  constructor(entries: readonly SearchEntry[], options: IndexOptions = {}, parts = drain(indexParts(entries, options))) {
     this.#identify = options.identify;
-    const n = entries.length;
-    const all: string[][] = new Array(n);
-    const keyWords: string[][] = new Array(n);
-    const sortKeys: string[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const entry = entries[i] as SearchEntry;
-      const w = words(entry.name);
-      const k = withoutLegalForm(w);
-      all[i] = w;
-      keyWords[i] = k;
-      // Tie order as one string, so the engine's own string sort does the work: key length, name, id.
-      const length = k.reduce((sum, x) => sum + x.length, Math.max(0, k.length - 1));
-      sortKeys[i] = `${String(length).padStart(4, '0')}${entry.name}\u0000${entry.companyId}\u0000${i}`;
-    }
-    sortKeys.sort();
-    this.#ids = new Array(n);
-    this.#keys = new Array(n);
-    const tickers = new PostingsBuilder();
-    const vocabulary = new PostingsBuilder();
-    const legalForms = new PostingsBuilder();
-    for (let id = 0; id < n; id++) {
-      const sortKey = sortKeys[id] as string;
-      const i = Number(sortKey.slice(sortKey.lastIndexOf('\u0000') + 1));
-      const entry = entries[i] as SearchEntry;
-      const kw = keyWords[i] as string[];
-      const aw = all[i] as string[];
-      this.#ids[id] = entry.companyId;
-      this.#keys[id] = kw.join(' ');
-      for (const t of entry.tickers) tickers.add(t.toUpperCase(), id);
-      if (this.#identify === undefined) {
-        for (const isin of entry.isins ?? []) this.#remember(isin.toUpperCase(), entry.companyId);
-        if (entry.lei) this.#remember(entry.lei.toUpperCase(), entry.companyId);
-        const cik = entry.cik ? cikKey(entry.cik) : undefined;
-        if (cik !== undefined) this.#remember(cik, entry.companyId);
-      }
-      for (const w of kw) vocabulary.add(w, id);
-      for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalForms.add(aw[j] as string, id);
-    }
-    const longest = n === 0 ? 0 : (this.#keys[n - 1] as string).length;
-    this.#lengthStarts = new Int32Array(longest + 2).fill(n);
-    for (let id = n - 1; id >= 0; id--) this.#lengthStarts[(this.#keys[id] as string).length] = id;
-    for (let l = longest; l >= 0; l--) {
-      this.#lengthStarts[l] = Math.min(this.#lengthStarts[l] as number, this.#lengthStarts[l + 1] as number);
-    }
-    this.#tickers = tickers.build(true);
-    this.#vocabulary = new Vocabulary(vocabulary.build(true));
-    this.#legalForms = legalForms.build();
+    this.#ids = parts.ids;
+    this.#keys = parts.keys;
+    this.#lengthStarts = parts.lengthStarts;
+    this.#identifiers = parts.identifiers;
+    this.#tickers = parts.tickers;
+    this.#vocabulary = parts.vocabulary;
+    this.#legalForms = parts.legalForms;
   }
 
-  #remember(identifier: string, companyId: string): void {
-    if (!this.#identifiers.has(identifier)) this.#identifiers.set(identifier, companyId);
+  /**
+   * The same index, built in slices between which the event loop runs, so a server rebuilding it
+   * after an import keeps answering (from the old index) meanwhile.
+   */
+  static async build(entries: readonly SearchEntry[], options: IndexOptions = {}): Promise<SearchIndex> {
+    const steps = indexParts(entries, options);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done === true) return new SearchIndex(entries, options, step.value);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** The company an exact ISIN, LEI or CIK names. */
@@ -284,9 +243,8 @@ export class SearchIndex {
   }
 
   /** Entries with a name word (legal form excluded) starting with `prefix`, ascending. */
-  #wordPrefixes(prefix: string, fromId = 0): Iterable<number> {
-    const [from, to] = this.#vocabulary.prefixRange(prefix);
-    return this.#vocabulary.entries.union(range(from, to), fromId);
+  #wordPrefixes(prefix: string): Iterable<number> {
+    return this.#vocabulary.entriesWithPrefix(prefix);
   }
 
   #tickerPrefixes(upper: string): Iterable<number> {

@@ -1,7 +1,11 @@
 import { editDistance } from './edit-distance.js';
-import { PostingsBuilder, type PostingsTable } from './postings.js';
+import { PostingsBuilder, type PostingsTable, range } from './postings.js';
 
 const START = '\u0002';
+/** Entries kept per short prefix: enough for a full answer after the tiers before have taken theirs. */
+const HEAD_LENGTH = 64;
+/** Short prefixes spanning fewer words than this are cheap to merge when asked. */
+const HEAD_FROM_WORDS = 32;
 const END = '\u0003';
 
 /**
@@ -15,6 +19,11 @@ export class Vocabulary {
   readonly entries: PostingsTable;
   /** Character or padded bigram → word numbers holding it. */
   readonly #grams: PostingsTable;
+  /**
+   * For prefixes of one or two characters, whose ranges hold thousands of words in a large
+   * catalog: the first entries of their union, worked out once, so "a" reads a short list.
+   */
+  readonly #heads = new Map<string, Int32Array>();
   /** Scratch space of the near-miss count filter, stamped instead of cleared. */
   readonly #counts: Int32Array;
   readonly #stamps: Int32Array;
@@ -32,6 +41,21 @@ export class Vocabulary {
       }
     }
     this.#grams = grams.build();
+    const prefixes = new Set<string>();
+    for (const w of words) {
+      prefixes.add(w.slice(0, 1));
+      if (w.length > 1) prefixes.add(w.slice(0, 2));
+    }
+    for (const p of prefixes) {
+      const [from, to] = this.prefixRange(p);
+      if (to - from < HEAD_FROM_WORDS) continue;
+      const head: number[] = [];
+      for (const id of entries.union(range(from, to))) {
+        head.push(id);
+        if (head.length === HEAD_LENGTH) break;
+      }
+      this.#heads.set(p, Int32Array.from(head));
+    }
     this.#counts = new Int32Array(words.length);
     this.#stamps = new Int32Array(words.length);
   }
@@ -44,6 +68,20 @@ export class Vocabulary {
   prefixRange(prefix: string): [number, number] {
     const words = this.entries.keys;
     return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)];
+  }
+
+  /** Entries with a word starting with `prefix`, ascending, from entry `fromId` on. */
+  *entriesWithPrefix(prefix: string, fromId = 0): Generator<number> {
+    const [from, to] = this.prefixRange(prefix);
+    const head = fromId === 0 ? this.#heads.get(prefix) : undefined;
+    let next = fromId;
+    if (head !== undefined) {
+      for (const id of head) yield id;
+      // A caller that wants more than the head gets the rest from the lists themselves.
+      next = (head[head.length - 1] ?? -1) + 1;
+      if (head.length < HEAD_LENGTH) return;
+    }
+    yield* this.entries.union(range(from, to), next);
   }
 
   /** Numbers of the words holding `text` anywhere, ascending. */

@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import type { CompanyRecord } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search/search-index.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
@@ -59,14 +58,14 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
       { schema: searchSchema, onRequest: authHook(ctx), preValidation: queryGuard },
       async (request, reply) => {
         const caller = callerOf(request);
-        let records: CompanyRecord[];
-        if (caller.mode === 'test') records = mockSearch(request.query.query);
-        else {
-          const catalog = await ctx.catalog();
-          records = catalog.search.search(request.query.query).flatMap((id) => catalog.record(id) ?? []);
+        if (caller.mode === 'test') {
+          const records = mockSearch(request.query.query);
+          await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
+          return reply.send(records);
         }
+        const json = (await ctx.catalog()).searchJson(request.query.query);
         await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
-        return reply.send(records);
+        return reply.type('application/json; charset=utf-8').send(json);
       },
     );
 

@@ -31,6 +31,8 @@ const SEARCH_SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000')
   .split(',')
   .filter((s) => s.trim() !== '')
   .map(Number);
+/** BENCH_CPU_PROF=<dir>: the measured server writes a V8 CPU profile there when it stops. */
+const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const SEARCH_PATH = '/api/v1/companies/search?query=a';
 /** The demo bundle by default; BENCH_BUNDLE names another. */
 const BUNDLE = process.env.BENCH_BUNDLE ?? DEMO_BUNDLE_DIR;
@@ -87,7 +89,7 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
   };
   // Buy the company-period once, so the benchmark measures the repeat (1 credit) path.
   const first = await new Promise<{ bytes: number; searchBytes: number; child: ReturnType<typeof spawn> }>((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
+    const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
       env: { ...env, BENCH_APP_PORT: String(appPort), BENCH_BARE_PORT: String(barePort), BENCH_BODY_BYTES: '0' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -102,7 +104,7 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
   });
   first.child.kill('SIGTERM');
   await new Promise((r) => first.child.once('exit', r));
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
+  const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
     env: {
       ...env,
       BENCH_APP_PORT: String(appPort),

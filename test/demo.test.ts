@@ -67,6 +67,9 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
     expect((await search('Siemens'))[0]?.ticker).toBe('SIE');
     expect((await search('AAPL'))[0]?.company_name).toBe('Apple Inc.');
     expect((await search('adidas'))[0]?.ticker).toBe('ADS');
+    // A CIK as the SEC's files write it (ten digits) and as its pages do (no leading zeros).
+    expect((await search('0000789019'))[0]?.ticker).toBe('MSFT');
+    expect((await search('789019'))[0]?.ticker).toBe('MSFT');
   });
 
   it('lists thousands of companies', async () => {

@@ -11,23 +11,34 @@ import { DEMO_BUNDLE_DIR } from '../cli/open-database.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { importBundle } from '../ingest/bundle/import-bundle.js';
+import { benchSearch } from './search-bench.js';
 import { startThrowawayPostgres } from './throwaway-postgres.js';
 
 /**
- * `npm run bench`: the billed revenues path (an already-purchased company-period: auth, resolution,
- * one charging transaction) against a bare Fastify route with a body of the same size, measured
- * in the same run and alternated, so the ratio means something on a noisy machine.
+ * `npm run bench`: first search in-process over generated catalogs (per query class, build time and
+ * memory); then, over HTTP, the billed revenues path (an already-purchased company-period: auth,
+ * resolution, one charging transaction) and a search for `a`, each against a bare Fastify route
+ * sending a body of the same size, measured in the same run and alternated, so the ratios mean
+ * something on a noisy machine.
  */
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 32;
+const CONNECTIONS = 20;
+/** Alternating rounds; the median of each side is reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Catalog sizes of the in-process search benchmark; BENCH_SEARCH_SIZES= (empty) skips it. */
+const SEARCH_SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000')
+  .split(',')
+  .filter((s) => s.trim() !== '')
+  .map(Number);
+/** BENCH_CPU_PROF=<dir>: the measured server writes a V8 CPU profile there when it stops. */
+const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const SEARCH_PATH = '/api/v1/companies/search?query=a';
 /**
  * BENCH_RATE_LIMIT=N/s compares the billed path with rate limiting off and at that limit (high
  * enough never to refuse), two apps in one process on one database, alternated round by round.
  */
 const RATE_LIMIT = process.env.BENCH_RATE_LIMIT;
-/** Rounds of each side, alternated; more of them when the machine is noisy. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** The demo bundle by default; BENCH_BUNDLE names another. */
 const BUNDLE = process.env.BENCH_BUNDLE ?? DEMO_BUNDLE_DIR;
 
@@ -70,6 +81,44 @@ function cannon(url: string, key?: string): Promise<autocannon.Result> {
   });
 }
 
+/**
+ * The billed path with rate limiting off (the app on appPort) against the same app with limiting
+ * at BENCH_RATE_LIMIT (on barePort), alternated round by round, each going first every other round.
+ */
+async function compareRateLimit(appPort: number, limitedPort: number, path: string, key: string, label: string): Promise<void> {
+  await cannon(`http://127.0.0.1:${limitedPort}${path}`, key); // warm-up
+  const off: number[] = [];
+  const on: number[] = [];
+  const offRound = async () => {
+    const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
+    if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
+    off.push(b.requests.average);
+  };
+  const onRound = async () => {
+    const limited = await cannon(`http://127.0.0.1:${limitedPort}${path}`, key);
+    if (limited.non2xx > 0 || limited.errors > 0) throw new Error(`rate-limited app: ${limited.non2xx} non-2xx`);
+    on.push(limited.requests.average);
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    // The second of a pair runs warmer: each goes first every other round.
+    if (round % 2 === 1) {
+      await onRound();
+      await offRound();
+    } else {
+      await offRound();
+      await onRound();
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  // Each round pair ran back to back, under the same load: their ratios, not the means, are comparable.
+  const ratios = off.map((o, i) => (on[i] ?? 0) / o).sort((a, b) => a - b);
+  const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
+  process.stdout.write(`${label.padEnd(10)} median on/off of ${ratios.length} round pairs ${median.toFixed(3)}\n`);
+  process.stdout.write(
+    `${label.padEnd(10)} billed revenues (repeat), rate limit off ${mean(off).toFixed(0).padStart(7)} req/s | ${RATE_LIMIT} ${mean(on).toFixed(0).padStart(7)} req/s | on/off ${(mean(on) / mean(off)).toFixed(3)} | rounds off ${off.map((x) => x.toFixed(0)).join(', ')}; on ${on.map((x) => x.toFixed(0)).join(', ')}\n`,
+  );
+}
+
 async function measure(label: string, databaseUrl: string): Promise<void> {
   const { path, key } = await prepare(databaseUrl);
   const appPort = 41000 + Math.floor(Math.random() * 1000);
@@ -79,79 +128,61 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     CORPDATA_DATABASE: databaseUrl,
     CORPDATA_SECRET: SECRET,
     CORPDATA_DEMO: 'off',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   // Buy the company-period once, so the benchmark measures the repeat (1 credit) path.
-  const first = await new Promise<{ bytes: number; child: ReturnType<typeof spawn> }>((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
+  const first = await new Promise<{ bytes: number; searchBytes: number; child: ReturnType<typeof spawn> }>((resolve, reject) => {
+    const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
       env: { ...env, BENCH_APP_PORT: String(appPort), BENCH_BARE_PORT: String(barePort), BENCH_BODY_BYTES: '0' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     child.stdout?.once('data', async () => {
       const res = await fetch(`http://127.0.0.1:${appPort}${path}`, { headers: { authorization: `Bearer ${key}` } });
       if (res.status !== 200) reject(new Error(`target answered ${res.status}: ${await res.text()}`));
-      resolve({ bytes: Buffer.byteLength(await res.text()), child });
+      const search = await fetch(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, { headers: { authorization: `Bearer ${key}` } });
+      if (search.status !== 200) reject(new Error(`search answered ${search.status}`));
+      resolve({ bytes: Buffer.byteLength(await res.text()), searchBytes: Buffer.byteLength(await search.text()), child });
     });
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
   first.child.kill('SIGTERM');
   await new Promise((r) => first.child.once('exit', r));
   const compare = RATE_LIMIT === undefined ? {} : { CORPDATA_RATE_LIMIT: 'off', BENCH_SECOND_RATE_LIMIT: RATE_LIMIT };
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
+  const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
     env: {
       ...env,
       ...compare,
       BENCH_APP_PORT: String(appPort),
       BENCH_BARE_PORT: String(barePort),
       BENCH_BODY_BYTES: String(first.bytes),
+      BENCH_SEARCH_BYTES: String(first.searchBytes),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((r) => child.stdout?.once('data', r));
   try {
     await cannon(`http://127.0.0.1:${appPort}${path}`, key); // warm-up
-    const billed: number[] = [];
-    const bare: number[] = [];
-    if (RATE_LIMIT !== undefined) await cannon(`http://127.0.0.1:${barePort}${path}`, key); // warm-up
-    const billedRound = async () => {
-      const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
-      if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
-      billed.push(b.requests.average);
-    };
-    const otherRound = async () => {
-      if (RATE_LIMIT === undefined) {
-        bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`)).requests.average);
-        return;
-      }
-      const limited = await cannon(`http://127.0.0.1:${barePort}${path}`, key);
-      if (limited.non2xx > 0 || limited.errors > 0) throw new Error(`rate-limited app: ${limited.non2xx} non-2xx`);
-      bare.push(limited.requests.average);
-    };
-    for (let round = 0; round < ROUNDS; round++) {
-      // Comparing two apps, each goes first every other round: the second of a pair runs warmer.
-      if (RATE_LIMIT !== undefined && round % 2 === 1) {
-        await otherRound();
-        await billedRound();
-      } else {
-        await billedRound();
-        await otherRound();
-      }
-    }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     if (RATE_LIMIT !== undefined) {
-      // Each round pair ran back to back, under the same load: their ratios, not the means, are comparable.
-      const ratios = billed.map((off, i) => (bare[i] ?? 0) / off).sort((a, b) => a - b);
-      const median = ratios[Math.floor(ratios.length / 2)] ?? 0;
-      process.stdout.write(`${label.padEnd(10)} median on/off of ${ratios.length} round pairs ${median.toFixed(3)}\n`);
-      process.stdout.write(
-        `${label.padEnd(10)} billed revenues (repeat), rate limit off ${mean(billed).toFixed(0).padStart(7)} req/s | ${RATE_LIMIT} ${mean(bare).toFixed(0).padStart(7)} req/s | on/off ${(mean(bare) / mean(billed)).toFixed(3)} | rounds off ${billed.map((x) => x.toFixed(0)).join(', ')}; on ${bare.map((x) => x.toFixed(0)).join(', ')}\n`,
-      );
+      await compareRateLimit(appPort, barePort, path, key, label);
       return;
     }
-    const ratio = mean(billed) / mean(bare);
-    process.stdout.write(
-      `${label.padEnd(10)} billed revenues (repeat) ${mean(billed).toFixed(0).padStart(7)} req/s | bare route ${mean(bare).toFixed(0).padStart(7)} req/s | ratio ${ratio.toFixed(2)} | body ${first.bytes} B, ${CONNECTIONS} connections, ${DURATION_S}s × ${ROUNDS} rounds\n`,
-    );
+    await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
+    const rounds = { billed: [] as number[], bare: [] as number[], search: [] as number[], bareSearch: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
+      if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
+      rounds.billed.push(b.requests.average);
+      rounds.bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`)).requests.average);
+      const s = await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
+      if (s.non2xx > 0 || s.errors > 0) throw new Error(`search: ${s.non2xx} non-2xx, ${s.errors} errors`);
+      rounds.search.push(s.requests.average);
+      rounds.bareSearch.push((await cannon(`http://127.0.0.1:${barePort}/bare-search`)).requests.average);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    const line = (what: string, app: number[], bare: number[], bytes: number) =>
+      `${label.padEnd(10)} ${what.padEnd(24)} ${median(app).toFixed(0).padStart(7)} req/s | bare route ${median(bare).toFixed(0).padStart(7)} req/s | ratio ${(median(app) / median(bare)).toFixed(2)} | body ${bytes} B, ${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${DURATION_S}s\n`;
+    process.stdout.write(line('billed revenues (repeat)', rounds.billed, rounds.bare, first.bytes));
+    process.stdout.write(line('search "a"', rounds.search, rounds.bareSearch, first.searchBytes));
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -160,6 +191,7 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (!existsSync(join(BUNDLE, 'companies.csv'))) throw new Error(`no bundle at ${BUNDLE}`);
+  for (const size of SEARCH_SIZES) benchSearch(size, (line) => process.stdout.write(line));
   const dir = mkdtempSync(join(tmpdir(), 'corpdata-bench-'));
   try {
     await measure('sqlite', `sqlite:${join(dir, 'bench.db')}`);

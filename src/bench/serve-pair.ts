@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -5,22 +6,28 @@ import { connect } from '../db/connect.js';
 
 /**
  * The two servers a benchmark compares, in one process so they share its runtime: the full app
- * (auth, billing, data) and a bare Fastify route answering a body of the same size; or, with
- * BENCH_SECOND_RATE_LIMIT set, a second full app whose only difference is that rate limit.
+ * (auth, billing, data) and bare Fastify routes answering bodies of the same sizes (a revenues
+ * answer, a search answer); or, with BENCH_SECOND_RATE_LIMIT set, a second full app whose only
+ * difference is that rate limit.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = connect(config.database, { poolSize: config.poolSize });
-  const app = await buildApp({ config, db, logTo: false });
+  // The app logs as it would in service (LOG_LEVEL, info by default), into /dev/null: writing the
+  // lines is part of the cost of a request, reading them is not.
+  const app = await buildApp({ config, db, logTo: createWriteStream('/dev/null') });
   await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
   let second: FastifyInstance;
   const secondLimit = process.env.BENCH_SECOND_RATE_LIMIT;
   if (secondLimit !== undefined) {
-    second = await buildApp({ config: loadConfig({ ...process.env, CORPDATA_RATE_LIMIT: secondLimit }), db, logTo: false });
+    const limited = loadConfig({ ...process.env, CORPDATA_RATE_LIMIT: secondLimit });
+    second = await buildApp({ config: limited, db, logTo: createWriteStream('/dev/null') });
   } else {
     const body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_BODY_BYTES) - 15)) }]);
+    const searchBody = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_SEARCH_BYTES ?? 0) - 15)) }]);
     second = Fastify({ logger: false });
     second.get('/bare', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+    second.get('/bare-search', async (_request, reply) => reply.type('application/json; charset=utf-8').send(searchBody));
   }
   await second.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });
   process.stdout.write('ready\n');

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { SearchIndex } from './search.js';
+import { type SearchEntry, SearchIndex } from './search/search-index.js';
 
 /** The company record of the API (spec §2.2): exactly these five fields. */
 export interface CompanyRecord {
@@ -42,17 +42,25 @@ export class Catalog {
   readonly #byTicker = new Map<string, Listing[]>();
   readonly #byIsin = new Map<string, Listing>();
   readonly #byLei = new Map<string, Company>();
+  /** By CIK as the SEC writes it in files (ten digits) and on its pages (no leading zeros). */
+  readonly #byCik = new Map<string, Company>();
   readonly #records = new Map<string, CompanyRecord>();
+  readonly #searchAnswers = new Map<string, string>();
   readonly search: SearchIndex;
   /** The whole company list as JSON text and gzip, built once per catalog. */
   readonly listJson: string;
   readonly listGzip: Buffer;
 
-  constructor(companies: readonly Company[]) {
+  /** `search`, when given, was built for these companies by {@link Catalog.create}. */
+  constructor(companies: readonly Company[], search?: SearchIndex) {
     const all: CompanyRecord[] = [];
     for (const c of companies) {
       this.#byId.set(c.companyId, c);
       if (c.lei !== null) this.#byLei.set(c.lei, c);
+      if (c.cik !== null) {
+        this.#byCik.set(c.cik, c);
+        this.#byCik.set(c.cik.replace(/^0+(?=.)/, ''), c);
+      }
       for (const l of c.listings) {
         const key = l.ticker.toUpperCase();
         const list = this.#byTicker.get(key) ?? [];
@@ -73,11 +81,42 @@ export class Catalog {
       all.push(record);
     }
     for (const list of this.#byTicker.values()) list.sort(compareListings);
-    this.search = new SearchIndex(
-      companies.map((c) => ({ companyId: c.companyId, name: c.name, tickers: c.listings.map((l) => l.ticker) })),
-    );
+    this.search = search ?? new SearchIndex(searchEntries(companies), { identify: (upper) => this.#identify(upper) });
     this.listJson = JSON.stringify(all);
     this.listGzip = gzipSync(this.listJson);
+  }
+
+  /**
+   * A catalog whose search index is built in slices, the event loop running between them: a
+   * server reloading after an import goes on answering from the old catalog meanwhile.
+   */
+  static async create(companies: readonly Company[]): Promise<Catalog> {
+    let catalog: Catalog | undefined;
+    const search = await SearchIndex.build(searchEntries(companies), {
+      identify: (upper) => (catalog === undefined ? undefined : catalog.#identify(upper)),
+    });
+    catalog = new Catalog(companies, search);
+    return catalog;
+  }
+
+  /** ISINs, LEIs and CIKs are already mapped here; the index asks rather than keeping a second map. */
+  #identify(upper: string): string | undefined {
+    return (this.byIsin(upper) ?? this.byLei(upper) ?? this.#byCik.get(upper))?.companyId;
+  }
+
+  /**
+   * The JSON answer of a search, kept per query text for the life of this catalog: people type the
+   * same few letters, and the answer changes only when the catalog does. Bounded; dropped whole
+   * when full.
+   */
+  searchJson(query: string): string {
+    let json = this.#searchAnswers.get(query);
+    if (json === undefined) {
+      json = JSON.stringify(this.search.search(query).flatMap((id) => this.record(id) ?? []));
+      if (this.#searchAnswers.size >= SEARCH_ANSWERS_KEPT) this.#searchAnswers.clear();
+      this.#searchAnswers.set(query, json);
+    }
+    return json;
   }
 
   get size(): number {
@@ -113,6 +152,12 @@ export class Catalog {
   }
 }
 
+const SEARCH_ANSWERS_KEPT = 10_000;
+
+function searchEntries(companies: readonly Company[]): SearchEntry[] {
+  return companies.map((c) => ({ companyId: c.companyId, name: c.name, tickers: c.listings.map((l) => l.ticker) }));
+}
+
 function compareListings(a: Listing, b: Listing): number {
   if (a.isPrimary !== b.isPrimary) return a.isPrimary ? -1 : 1;
   return a.addedSeq - b.addedSeq;
@@ -143,7 +188,7 @@ export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
     });
     byCompany.set(l.company_id, list);
   }
-  return new Catalog(
+  return Catalog.create(
     companies.map((c) => ({
       companyId: c.company_id,
       name: c.name,

@@ -1,4 +1,4 @@
-import { nameKey, words } from '../catalog/normalize-name.js';
+import { nameKey, words } from '../catalog/search/normalize-name.js';
 import type { DemoCompany } from './companies.js';
 
 /** A source's company as the source names it. */

@@ -3,7 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Catalog, CompanyRecord } from '../../catalog/catalog.js';
-import { SEARCH_LIMIT } from '../../catalog/search.js';
+import { SEARCH_LIMIT } from '../../catalog/search/search-index.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
 import { authHook, callerOf } from '../auth-hook.js';
@@ -97,14 +97,14 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
       { ...GET_ONLY, schema: searchSchema, onRequest: authHook(ctx), preValidation: queryGuard },
       async (request, reply) => {
         const caller = callerOf(request);
-        let records: CompanyRecord[];
-        if (caller.mode === 'test') records = mockSearch(request.query.query);
-        else {
-          const catalog = await ctx.catalog();
-          records = catalog.search.search(request.query.query).flatMap((id) => catalog.record(id) ?? []);
+        if (caller.mode === 'test') {
+          const records = mockSearch(request.query.query);
+          await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
+          return reply.send(records);
         }
+        const json = (await ctx.catalog()).searchJson(request.query.query);
         await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
-        return reply.send(records);
+        return reply.type('application/json; charset=utf-8').send(json);
       },
     );
 

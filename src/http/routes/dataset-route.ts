@@ -6,6 +6,7 @@ import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/iden
 import { MIC_CODES } from '../../catalog/mic-codes.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
+import { serializedRecords } from '../../datasets/serialized-records.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -160,7 +161,7 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
             : { endpoint: dataset.name, price: prices.noData, subject },
         );
         if (outcome.kind === 'no-data') return reply.code(204).send();
-        return reply.send(outcome.records);
+        return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
       },
     );
     await app.register(periodsRoute(ctx, dataset, (companyId) => cache.get(companyId)));

@@ -1,11 +1,12 @@
+import { editDistance } from './edit-distance.js';
 import { nameKey, words } from './normalize-name.js';
+import { fuzzyBudget, SEARCH_LIMIT, type SearchEntry, Tier } from './search-index.js';
 
-/** What the search ranks: one company with its name and every ticker it trades under. */
-export interface SearchEntry {
-  readonly companyId: string;
-  readonly name: string;
-  readonly tickers: readonly string[];
-}
+/**
+ * The ranking as a scan over every company: the behaviour the index must reproduce, kept as the
+ * oracle of the index's property tests and as the "before" of the relevance report. Identifier
+ * queries (ISIN, LEI, CIK) are the index's alone.
+ */
 
 interface IndexedEntry {
   readonly entry: SearchEntry;
@@ -15,39 +16,6 @@ interface IndexedEntry {
   /** Every word of the name, legal form included. */
   readonly allWords: readonly string[];
   readonly upperTickers: readonly string[];
-}
-
-/**
- * Match tiers, best first: exact ticker, exact name, every query word a whole word of the name,
- * name or word prefix, ticker prefix, inside a word, then fuzzy (small edit distance).
- */
-export const Tier = { ExactTicker: 0, ExactName: 1, WholeWords: 2, Prefix: 3, TickerPrefix: 4, Inside: 5, Fuzzy: 6 } as const;
-export type Tier = (typeof Tier)[keyof typeof Tier];
-
-export const SEARCH_LIMIT = 10;
-
-/** Levenshtein distance, abandoned once it must exceed `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const v = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      row.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    prev = row;
-  }
-  return prev[b.length] ?? max + 1;
-}
-
-function fuzzyBudget(length: number): number {
-  if (length < 4) return 0;
-  return length < 8 ? 1 : 2;
 }
 
 function tierOf(e: IndexedEntry, upperQuery: string, qKey: string, qWords: readonly string[]): Tier | undefined {
@@ -71,8 +39,7 @@ function tierOf(e: IndexedEntry, upperQuery: string, qKey: string, qWords: reado
   return undefined;
 }
 
-/** An immutable, in-memory search index over every company; rebuilt when the catalog changes. */
-export class SearchIndex {
+export class ReferenceScan {
   readonly #entries: readonly IndexedEntry[];
 
   constructor(entries: readonly SearchEntry[]) {

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readSource } from '../../demo/csv.js';
+import type { SearchEntry } from './search-index.js';
+
+/** One judged query: any of `expect` at rank 1 is a success. */
+export interface Judgement {
+  readonly class: string;
+  readonly query: string;
+  readonly expect: readonly string[];
+  readonly note?: string;
+}
+
+export interface RelevanceScore {
+  readonly queries: number;
+  /** Share of queries whose first answer is one of the expected companies. */
+  readonly successAt1: number;
+  /** Mean over queries of 1 / rank of the first expected company within the top 10 (0 when absent). */
+  readonly mrrAt10: number;
+  readonly byClass: Readonly<Record<string, { queries: number; successAt1: number; mrrAt10: number }>>;
+  /** The queries that missed rank 1, so a ranking change can be judged query by query. */
+  readonly misses: readonly { query: string; class: string; rank: number | undefined }[];
+}
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The judged queries and the non-Latin companies they need, beside the tests that hold the floor. */
+export const RELEVANCE_SET = join(ROOT, 'test/fixtures/search/relevance-set.json');
+export const NON_LATIN_COMPANIES = join(ROOT, 'test/fixtures/search/non-latin');
+export const DEMO_BUNDLE = join(ROOT, 'demo/bundle');
+
+/** Search entries of a bundle's companies.csv (and listings.csv, where there is one). */
+export function bundleEntries(dir: string, withListings = true): SearchEntry[] {
+  const byId = new Map<string, { companyId: string; name: string; tickers: string[]; isins: string[]; lei?: string }>();
+  for (const row of readSource(dir, 'companies.csv')) {
+    const isin = row.get('isin');
+    const lei = row.get('lei');
+    byId.set(row.get('company_id'), {
+      companyId: row.get('company_id'),
+      name: row.get('name'),
+      tickers: [row.get('ticker')],
+      isins: isin === '' ? [] : [isin],
+      ...(lei === '' ? {} : { lei }),
+    });
+  }
+  if (withListings) {
+    for (const row of readSource(dir, 'listings.csv')) {
+      const entry = byId.get(row.get('company_id'));
+      entry?.tickers.push(row.get('ticker'));
+      if (entry !== undefined && row.get('isin') !== '') entry.isins.push(row.get('isin'));
+    }
+  }
+  return [...byId.values()];
+}
+
+/** The catalog the relevance set is judged over: the demo companies and a few named in other scripts. */
+export function relevanceCatalog(): SearchEntry[] {
+  return [...bundleEntries(DEMO_BUNDLE), ...bundleEntries(NON_LATIN_COMPANIES, false)];
+}
+
+export function readJudgements(path = RELEVANCE_SET): Judgement[] {
+  return JSON.parse(readFileSync(path, 'utf8')) as Judgement[];
+}
+
+/** Scores a search function against judged queries: success@1 and MRR@10, overall and per class. */
+export function score(search: (query: string) => readonly string[], judgements: readonly Judgement[]): RelevanceScore {
+  const classes = new Map<string, { queries: number; hits: number; rr: number }>();
+  const misses: { query: string; class: string; rank: number | undefined }[] = [];
+  let hits = 0;
+  let rr = 0;
+  for (const j of judgements) {
+    const found = search(j.query).slice(0, 10);
+    const at = found.findIndex((id) => j.expect.includes(id));
+    const c = classes.get(j.class) ?? { queries: 0, hits: 0, rr: 0 };
+    c.queries++;
+    if (at === 0) {
+      hits++;
+      c.hits++;
+    } else misses.push({ query: j.query, class: j.class, rank: at < 0 ? undefined : at + 1 });
+    if (at >= 0) {
+      rr += 1 / (at + 1);
+      c.rr += 1 / (at + 1);
+    }
+    classes.set(j.class, c);
+  }
+  const n = judgements.length;
+  return {
+    queries: n,
+    successAt1: hits / n,
+    mrrAt10: rr / n,
+    byClass: Object.fromEntries(
+      [...classes].map(([k, c]) => [k, { queries: c.queries, successAt1: c.hits / c.queries, mrrAt10: c.rr / c.queries }]),
+    ),
+    misses,
+  };
+}
+
+/** The report `node dist/catalog/search/relevance.js` prints. */
+export function formatScore(s: RelevanceScore, verbose: boolean): string {
+  const lines = [`${s.queries} queries  success@1 ${s.successAt1.toFixed(3)}  MRR@10 ${s.mrrAt10.toFixed(3)}`];
+  for (const [k, c] of Object.entries(s.byClass)) {
+    lines.push(
+      `  ${k.padEnd(12)} ${String(c.queries).padStart(3)}  success@1 ${c.successAt1.toFixed(3)}  MRR@10 ${c.mrrAt10.toFixed(3)}`,
+    );
+  }
+  if (verbose) for (const m of s.misses) lines.push(`  miss ${m.class.padEnd(12)} rank ${m.rank ?? '-'}  ${m.query}`);
+  return `${lines.join('\n')}\n`;
+}

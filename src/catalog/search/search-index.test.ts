@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { editDistance } from './edit-distance.js';
+import { SearchIndex } from './search-index.js';
+import { syntheticEntries } from './synthetic-names.js';
+
+const index = new SearchIndex([
+  { companyId: 'apple', name: 'Apple Inc.', tickers: ['AAPL'] },
+  { companyId: 'applied', name: 'Applied Materials, Inc.', tickers: ['AMAT'] },
+  { companyId: 'pineapple', name: 'Pineapple Energy', tickers: ['PEGY'] },
+  { companyId: 'siemens', name: 'Siemens AG', tickers: ['SIE'] },
+  { companyId: 'siemens-energy', name: 'Siemens Energy AG', tickers: ['ENR'] },
+  { companyId: 'nestle', name: 'Nestlé S.A.', tickers: ['NESN'] },
+  { companyId: 'siemens-long', name: 'Siemens Healthineers Aktiengesellschaft', tickers: ['SHL'] },
+  { companyId: 'a-co', name: 'A Company', tickers: ['APPLE'] },
+]);
+
+describe('search ranking', () => {
+  it('puts an exact ticker before an exact name', () => {
+    expect(index.search('apple')).toEqual(['a-co', 'apple', 'pineapple']);
+  });
+
+  it('ranks name prefixes before ticker prefixes before matches inside a word', () => {
+    expect(index.search('appl')).toEqual(['apple', 'applied', 'a-co', 'pineapple']);
+  });
+
+  it('ignores legal suffixes, case and accents', () => {
+    expect(index.search('siemens ag')[0]).toBe('siemens');
+    expect(index.search('Siemens Healthineers')[0]).toBe('siemens-long');
+    expect(index.search('NESTLE')).toEqual(['nestle']);
+    expect(index.search('nestlé sa')).toEqual(['nestle']);
+  });
+
+  it('finds near misses last', () => {
+    expect(index.search('siemans')).toEqual(['siemens', 'siemens-energy', 'siemens-long']);
+  });
+
+  it('caps the result count', () => {
+    expect(index.search('e', 2)).toHaveLength(2);
+  });
+
+  it('measures edit distance with an early exit', () => {
+    expect(editDistance('kitten', 'sitting', 5)).toBe(3);
+    expect(editDistance('abc', 'abc', 0)).toBe(0);
+    expect(editDistance('abcdef', 'a', 2)).toBe(3);
+  });
+});
+
+describe('identifiers and scripts', () => {
+  const scripts = new SearchIndex([
+    { companyId: 'kap', name: 'Казатомпром АО', tickers: ['KAP'] },
+    { companyId: 'yo', name: 'Ёлка Групп', tickers: ['YOLK'] },
+    { companyId: 'ote', name: 'Οργανισμός Τηλεπικοινωνιών της Ελλάδος Α.Ε.', tickers: ['HTO'] },
+    { companyId: 'tencent', name: '腾讯控股有限公司', tickers: ['0700'] },
+    { companyId: 'toyota', name: 'トヨタ自動車株式会社', tickers: ['7203'] },
+    { companyId: 'samsung', name: '삼성전자', tickers: ['005930'] },
+    { companyId: 'aramco', name: 'أرامكو السعودية', tickers: ['2222'] },
+    { companyId: 'poalim', name: 'בנק הפועלים בע״מ', tickers: ['POLI'] },
+    { companyId: 'reliance', name: 'रिलायंस इंडस्ट्रीज लिमिटेड', tickers: ['RELIANCE'] },
+    {
+      companyId: 'apple',
+      name: 'Apple Inc.',
+      tickers: ['AAPL'],
+      isins: ['US0378331005'],
+      lei: 'HWUPKR0MPOU8FGXBT394',
+      cik: '0000320193',
+    },
+    { companyId: 'isin-named', name: 'US0378331005 Trust', tickers: ['US03'] },
+  ]);
+
+  it('puts the company of an exact ISIN, LEI or CIK first', () => {
+    expect(scripts.search('US0378331005')[0]).toBe('apple');
+    expect(scripts.search('us0378331005')[0]).toBe('apple');
+    expect(scripts.search('HWUPKR0MPOU8FGXBT394')).toEqual(['apple']);
+    expect(scripts.search('320193')).toEqual(['apple']);
+    expect(scripts.search('0000320193')).toEqual(['apple']);
+  });
+
+  it('finds names in their own script, whole, by prefix and inside a word', () => {
+    expect(scripts.search('казатомпром')).toEqual(['kap']);
+    expect(scripts.search('Казатом')).toEqual(['kap']);
+    expect(scripts.search('елка')).toEqual(['yo']);
+    expect(scripts.search('ΟΡΓΑΝΙΣΜΟΣ')).toEqual(['ote']);
+    expect(scripts.search('οργανισμος τηλεπικοινωνιων')).toEqual(['ote']);
+    expect(scripts.search('腾讯')).toEqual(['tencent']);
+    expect(scripts.search('控股')).toEqual(['tencent']);
+    expect(scripts.search('腾讯控股')).toEqual(['tencent']);
+    expect(scripts.search('トヨタ')).toEqual(['toyota']);
+    expect(scripts.search('自動車')).toEqual(['toyota']);
+    expect(scripts.search('삼성')).toEqual(['samsung']);
+    expect(scripts.search('أرامكو')).toEqual(['aramco']);
+    expect(scripts.search('הפועלים')).toEqual(['poalim']);
+    expect(scripts.search('रिलायंस')).toEqual(['reliance']);
+  });
+
+  it('keeps the marks that are letters: a Devanagari vowel sign is not an accent', () => {
+    expect(scripts.search('रलायस')).toEqual([]);
+  });
+
+  it('answers a query of punctuation alone with nothing', () => {
+    expect(scripts.search('!?.,;:-_()[]{}'.repeat(8).slice(0, 100))).toEqual([]);
+  });
+});
+
+describe('building in slices', () => {
+  it('builds the same index while letting the event loop run', async () => {
+    const entries = syntheticEntries(50_000);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const sliced = await SearchIndex.build(entries);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(1);
+    const whole = new SearchIndex(entries);
+    for (const q of ['a', 'ch', 'holdings', 'first mining', 'pharmaceutcals', entries[123]?.name ?? '']) {
+      expect(sliced.search(q)).toEqual(whole.search(q));
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import { random } from '../../tools/synthetic-ids.js';
+import type { SearchEntry } from './search-index.js';
+
+/**
+ * Generated companies for measuring search at catalog scale. Real catalogs have a large vocabulary
+ * with a few very common words ("China", "Holdings", "Bank") and a long tail of rare ones (family
+ * and place names): names here draw made-up words from a Zipf-like distribution over a vocabulary
+ * that grows with the catalog, add trade and legal-form words, and put one name in twenty in
+ * another script.
+ */
+const COMMON = [
+  'China',
+  'First',
+  'American',
+  'National',
+  'Global',
+  'United',
+  'Pacific',
+  'General',
+  'International',
+  'Capital',
+  'Shanghai',
+  'Shenzhen',
+  'Bank',
+  'New',
+  'Western',
+  'Royal',
+  'Grupo',
+  'Banco',
+  'Asia',
+  'Euro',
+];
+const TRADES = [
+  'Mining',
+  'Holdings',
+  'Technologies',
+  'Energy',
+  'Pharmaceuticals',
+  'Bancorp',
+  'Resources',
+  'Industries',
+  'Group',
+  'Financial',
+  'Systems',
+  'Logistics',
+  'Foods',
+  'Retail',
+  'Properties',
+  'Insurance',
+  'Semiconductor',
+  'Motors',
+  'Biosciences',
+  'Electric',
+  'Chemicals',
+  'Steel',
+  'Airlines',
+  'Software',
+  'Media',
+  'Telecom',
+  'Shipping',
+];
+const LEGAL = [
+  'Inc.',
+  'Corp.',
+  'Ltd.',
+  'AG',
+  'S.A.',
+  'plc',
+  'N.V.',
+  'Co., Ltd.',
+  'SE',
+  'Limited',
+  'Corporation',
+  'Oyj',
+  'ASA',
+  '',
+];
+const ONSETS = [
+  'b',
+  'c',
+  'd',
+  'f',
+  'g',
+  'h',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'r',
+  's',
+  't',
+  'v',
+  'w',
+  'z',
+  'br',
+  'cr',
+  'st',
+  'tr',
+  'ch',
+  'sh',
+  'gr',
+  'pl',
+  'th',
+];
+const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ei', 'ou', 'ia', 'y', 'é', 'ü'];
+const CODAS = ['', '', 'n', 'r', 's', 'l', 'x', 'nd', 'rt', 'ck', 'm'];
+const CYRILLIC = 'абвгдежзиклмнопрстуфхцчшщэюя';
+const GREEK = 'αβγδεζηθικλμνξοπρστυφχψω';
+const HAN = '华国中电信银行科技能源实业集团控股发展投资建设汽车医药化工钢铁航空海运证券保险机械新材料';
+const ARABIC = 'ابتثجحخدذرزسشصضطظعغفقكلمنهوي';
+
+function madeUpWord(rng: () => number): string {
+  const syllables = 2 + Math.floor(rng() * 2);
+  let w = '';
+  for (let i = 0; i < syllables; i++) {
+    w += ONSETS[Math.floor(rng() * ONSETS.length)] ?? '';
+    w += VOWELS[Math.floor(rng() * VOWELS.length)] ?? '';
+    if (i === syllables - 1 || rng() < 0.3) w += CODAS[Math.floor(rng() * CODAS.length)] ?? '';
+  }
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+function scriptWord(rng: () => number, alphabet: string, length: number): string {
+  let w = '';
+  for (let i = 0; i < length; i++) w += alphabet.charAt(Math.floor(rng() * alphabet.length));
+  return w;
+}
+
+/** A ticker of letters, distinct for every n; from 475254 on, five letters or more (fewer than most real ones). */
+function ticker(n: number): string {
+  let t = '';
+  let x = n;
+  do {
+    t = String.fromCharCode(65 + (x % 26)) + t;
+    x = Math.floor(x / 26) - 1;
+  } while (x >= 0);
+  return t;
+}
+
+/** `count` companies with realistic names, tickers and identifiers, the same for the same seed. */
+export function syntheticEntries(count: number, seed = 7): SearchEntry[] {
+  const rng = random(seed);
+  const vocabulary = Array.from({ length: Math.max(1000, Math.floor(count / 8)) }, () => madeUpWord(rng));
+  const zipf = () => vocabulary[Math.floor(vocabulary.length * rng() ** 2.5)] as string;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
+  const out: SearchEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = rng();
+    let name: string;
+    if (r < 0.02) name = `${scriptWord(rng, CYRILLIC, 5 + Math.floor(rng() * 6))} ${pick(['Групп', 'Банк', 'Энерго'])} ПАО`;
+    else if (r < 0.03) name = `${scriptWord(rng, GREEK, 5 + Math.floor(rng() * 6))} Α.Ε.`;
+    else if (r < 0.045) name = `${scriptWord(rng, HAN, 2 + Math.floor(rng() * 4))}${pick(['股份有限公司', '有限公司', '集团'])}`;
+    else if (r < 0.05) name = `${scriptWord(rng, ARABIC, 4 + Math.floor(rng() * 5))} ${scriptWord(rng, ARABIC, 5)}`;
+    else {
+      const first = rng() < 0.15 ? pick(COMMON) : zipf();
+      const second = rng() < 0.35 ? ` ${zipf()}` : '';
+      const trade = rng() < 0.8 ? ` ${pick(TRADES)}` : '';
+      const legal = pick(LEGAL);
+      name = `${first}${second}${trade}${legal === '' ? '' : ` ${legal}`}`;
+    }
+    const id = `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    out.push({
+      companyId: id,
+      name,
+      tickers: [ticker(i + 475_254)],
+      isins: rng() < 0.9 ? [`XS${String(i).padStart(9, '0')}7`] : [],
+      lei: rng() < 0.6 ? `5299${String(i).padStart(14, '0')}42` : null,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+import { editDistance } from './edit-distance.js';
+import { PostingsBuilder, type PostingsTable, range } from './postings.js';
+
+const START = '\u0002';
+/** Entries kept per short prefix: enough for a full answer after the tiers before have taken theirs. */
+const HEAD_LENGTH = 64;
+/** Short prefixes spanning fewer words than this are cheap to merge when asked. */
+const HEAD_FROM_WORDS = 32;
+const END = '\u0003';
+
+/**
+ * The distinct words of every name, sorted, each with the entries holding it. The sorted order
+ * answers prefixes by binary search; character unigrams and bigrams over the words (not over the
+ * names: the vocabulary is far smaller than the catalog) answer "inside a word" and near misses.
+ * Bigrams are also what finds text inside Chinese or Japanese names, which have no spaces.
+ */
+export class Vocabulary {
+  /** Word number → entries holding the word; word numbers follow the words' sorted order. */
+  readonly entries: PostingsTable;
+  /** Character or padded bigram → word numbers holding it. */
+  readonly #grams: PostingsTable;
+  /**
+   * For prefixes of one or two characters, whose ranges hold thousands of words in a large
+   * catalog: the first entries of their union, worked out once, so "a" reads a short list.
+   */
+  readonly #heads = new Map<string, Int32Array>();
+  /** Scratch space of the near-miss count filter, stamped instead of cleared. */
+  readonly #counts: Int32Array;
+  readonly #stamps: Int32Array;
+  #stamp = 0;
+
+  constructor(entries: PostingsTable) {
+    this.entries = entries;
+    const grams = new PostingsBuilder();
+    const words = entries.keys;
+    for (let n = 0; n < words.length; n++) {
+      const padded = START + (words[n] as string) + END;
+      for (let i = 0; i + 1 < padded.length; i++) {
+        if (i > 0) grams.add(padded.charAt(i), n);
+        grams.add(padded.slice(i, i + 2), n);
+      }
+    }
+    this.#grams = grams.build();
+    const prefixes = new Set<string>();
+    for (const w of words) {
+      prefixes.add(w.slice(0, 1));
+      if (w.length > 1) prefixes.add(w.slice(0, 2));
+    }
+    for (const p of prefixes) {
+      const [from, to] = this.prefixRange(p);
+      if (to - from < HEAD_FROM_WORDS) continue;
+      const head: number[] = [];
+      for (const id of entries.union(range(from, to))) {
+        head.push(id);
+        if (head.length === HEAD_LENGTH) break;
+      }
+      this.#heads.set(p, Int32Array.from(head));
+    }
+    this.#counts = new Int32Array(words.length);
+    this.#stamps = new Int32Array(words.length);
+  }
+
+  get size(): number {
+    return this.entries.lists;
+  }
+
+  /** Word numbers [from, to) of the words starting with `prefix`. */
+  prefixRange(prefix: string): [number, number] {
+    const words = this.entries.keys;
+    return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)];
+  }
+
+  /** Entries with a word starting with `prefix`, ascending, from entry `fromId` on. */
+  *entriesWithPrefix(prefix: string, fromId = 0): Generator<number> {
+    const [from, to] = this.prefixRange(prefix);
+    const head = fromId === 0 ? this.#heads.get(prefix) : undefined;
+    let next = fromId;
+    if (head !== undefined) {
+      for (const id of head) yield id;
+      // A caller that wants more than the head gets the rest from the lists themselves.
+      next = (head[head.length - 1] ?? -1) + 1;
+      if (head.length < HEAD_LENGTH) return;
+    }
+    yield* this.entries.union(range(from, to), next);
+  }
+
+  /** Numbers of the words holding `text` anywhere, ascending. */
+  containing(text: string): number[] {
+    if (text.length === 0) return [];
+    const words = this.entries.keys;
+    if (text.length === 1) return [...this.#grams.ids(this.#grams.number(text))];
+    // The two rarest bigrams narrow the candidates; `includes` confirms.
+    const lists: number[] = [];
+    for (let i = 0; i + 1 < text.length; i++) {
+      const l = this.#grams.number(text.slice(i, i + 2));
+      if (l === undefined) return [];
+      lists.push(l);
+    }
+    lists.sort((a, b) => this.#grams.length(a) - this.#grams.length(b));
+    const first = this.#grams.view(lists[0] as number);
+    const second = lists[1];
+    const out: number[] = [];
+    for (const n of first) {
+      if (second !== undefined && !this.#grams.holds(second, n)) continue;
+      if ((words[n] as string).includes(text)) out.push(n);
+    }
+    return out;
+  }
+
+  /**
+   * Numbers of the words within `max` edits of `word`. A word within d edits keeps all but at most
+   * 2d of the query's distinct padded bigrams, so only words sharing enough of them are compared.
+   */
+  near(word: string, max: number): number[] {
+    const words = this.entries.keys;
+    const padded = START + word + END;
+    const grams = new Set<string>();
+    for (let i = 0; i + 1 < padded.length; i++) grams.add(padded.slice(i, i + 2));
+    const need = grams.size - 2 * max;
+    const out: number[] = [];
+    const fits = (n: number) => {
+      const w = words[n] as string;
+      return Math.abs(w.length - word.length) <= max && editDistance(word, w, max) <= max;
+    };
+    if (need <= 0) {
+      // Too short or too repetitive to filter: every word of a fitting length is compared.
+      for (let n = 0; n < words.length; n++) if (fits(n)) out.push(n);
+      return out;
+    }
+    const stamp = ++this.#stamp;
+    const counts = this.#counts;
+    const stamps = this.#stamps;
+    for (const g of grams) {
+      const list = this.#grams.number(g);
+      if (list === undefined) continue;
+      for (const n of this.#grams.view(list)) {
+        if (stamps[n] !== stamp) {
+          stamps[n] = stamp;
+          counts[n] = 1;
+        } else counts[n] = (counts[n] as number) + 1;
+        if (counts[n] === need && fits(n)) out.push(n);
+      }
+    }
+    return out.sort((a, b) => a - b);
+  }
+}
+
+/** First position in a sorted array whose value is not below `value`. */
+export function lowerBound(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,57 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from './support/dialects.js';
+import { BETA } from './support/fixture.js';
+import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
+
+describe.each(dialects())('access log (%s)', (dialect) => {
+  let t: TestApp;
+  let caller: TestAccount;
+  let log = '';
+  beforeAll(async () => {
+    const logTo = new Writable({
+      write(chunk, _encoding, done) {
+        log += String(chunk);
+        done();
+      },
+    });
+    t = await startApp(dialect, { logTo, env: { LOG_LEVEL: 'info' } });
+    caller = await t.account({ credits: 1000 });
+  });
+  afterAll(() => t.close());
+
+  const linesOf = (requestId: string) =>
+    log
+      .split('\n')
+      .filter((l) => l.includes(requestId))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('writes one line per request with its id, route, status, cost and duration, and never the key', async () => {
+    const res = await t.get(`/api/v1/revenues?company_id=${BETA.id}&reporting_period=2023`, caller.key);
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-request-id') ?? '';
+    await new Promise((r) => setTimeout(r, 20));
+    const lines = linesOf(id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      reqId: id,
+      msg: 'request',
+      method: 'GET',
+      route: '/api/v1/revenues',
+      status: 200,
+      cost: 25,
+    });
+    expect(typeof lines[0]?.ms).toBe('number');
+    expect(log).not.toContain(caller.key);
+  });
+
+  it('logs refused calls too, at no cost', async () => {
+    const res = await t.get(`/api/v1/revenues?company_id=${BETA.id}`, caller.key);
+    expect(res.status).toBe(400);
+    await new Promise((r) => setTimeout(r, 20));
+    const lines = linesOf(res.headers.get('x-request-id') ?? '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ status: 400, route: '/api/v1/revenues' });
+    expect(lines[0]?.cost).toBeUndefined();
+  });
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import type { Catalog, CompanyRecord } from '../../catalog/catalog.js';
+import type { Catalog } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search/search-index.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';

@@ -12,7 +12,7 @@ import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { installErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorOptions, installErrorHandling } from './http/errors.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
@@ -61,7 +61,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(config.trustProxy),
+    // Timeouts (DESIGN §6): headers and body within one limit, checked often enough to be near it.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
+    },
+    ...frameworkErrorOptions,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = config.maxConnections;
 
   const secret = await signingSecret(db.kysely, config.secret);
   const verifier = new KeyVerifier(db.kysely, secret, clock);

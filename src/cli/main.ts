@@ -7,6 +7,7 @@ import { grantCredits } from '../credits/ledger.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle-files.js';
 import { exportBundle } from '../ingest/export-bundle.js';
+import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
 import { serve } from './serve.js';
@@ -71,6 +72,12 @@ program
   .argument('<dir>', 'folder to write the bundle into')
   .description('Write the catalog and revenue data out as an import bundle.')
   .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir)), { bulk: true }));
+
+program
+  .command('backup')
+  .argument('<file>', 'a new file to write the copy into')
+  .description('Copy a live SQLite database (online backup); PostgreSQL: use pg_dump.')
+  .action(async (file: string) => print(await backupDatabase(loadConfig().database, file)));
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

@@ -11,7 +11,7 @@ import { authHook, callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
 import { queryGuard } from '../query-guard.js';
-import { CreditHeaders, commonErrors, RevenueRecordSchema, textResponse } from '../schemas.js';
+import { CreditHeaders, commonErrors, ReportingPeriod, RevenueRecordSchema, textResponse } from '../schemas.js';
 
 export const RevenuesQuery = Type.Object(
   {
@@ -47,9 +47,7 @@ export const RevenuesQuery = Type.Object(
         description: `exactly 20 characters matching ${LEI_PATTERN}.`,
       }),
     ),
-    reporting_period: Type.Union([Type.Integer({ minimum: 2020, maximum: 2026 }), Type.Integer({ minimum: -6, maximum: -1 })], {
-      description: 'an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).',
-    }),
+    reporting_period: ReportingPeriod,
   },
   { additionalProperties: false },
 );

@@ -12,7 +12,7 @@ import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { clientErrorHandler, frameworkErrorOptions, installErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorOptions, installErrorHandling, shuttingDown } from './http/errors.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
@@ -71,6 +71,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     ...frameworkErrorOptions,
     clientErrorHandler,
+    // Fastify's own 503 while closing is JSON; ours goes through the one error path (below).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = config.maxConnections;
 
@@ -110,6 +112,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await watcher.start();
   app.addHook('onClose', async () => watcher.stop());
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // A request arriving on a kept-alive connection once shutdown began is sent elsewhere.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw shuttingDown();
+  });
   app.decorateRequest('caller', null);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from './support/dialects.js';
-import { type RawResponse, rawRequest } from './support/raw-http.js';
+import { closed, openSocket, type RawResponse, rawRequest } from './support/raw-http.js';
 import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -147,5 +147,29 @@ describe.each(dialects())('one error path (%s)', (dialect) => {
       expect(b.text).toMatch(/critical header/);
       expect(b.text).not.toContain(crit);
     }
+  });
+
+  it('answers 503 in the same form to a request that arrives on an open connection during shutdown', async () => {
+    const own = await startApp(dialect, { bundle: null });
+    const socket = await openSocket(own.url);
+    const done = closed(socket);
+    // A request still being received keeps its connection open while the app closes.
+    socket.write(
+      'POST /account/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 20\r\n\r\n0123456789',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = own.app.close();
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write('0123456789GET /api/v1/companies/list HTTP/1.1\r\nHost: x\r\n\r\n');
+    const { received } = await done;
+    await closing;
+    const second = received.slice(received.indexOf('HTTP/1.1', 1));
+    expect(received).toMatch(/^HTTP\/1\.1 403 /);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/content-type: text\/plain/i);
+    expect(second).toMatch(/x-request-id: [0-9a-f-]{36}/i);
+    expect(second).toMatch(/x-content-type-options: nosniff/i);
+    expect(second).toMatch(/\r\n\r\nService unavailable: this instance is shutting down; retry the request\.$/);
+    await own.close();
   });
 });

@@ -8,7 +8,13 @@ import type { AuthFailure } from '../auth/verify-key.js';
  * The closed set of refusals the API makes. Domain and route code throw these; one handler turns
  * them into the status, plain-text body and headers of the spec.
  */
-export type ApiErrorKind = 'bad_request' | 'unauthorized' | 'insufficient_credits' | 'subscription_required' | 'not_found';
+export type ApiErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'insufficient_credits'
+  | 'subscription_required'
+  | 'not_found'
+  | 'unavailable';
 
 const STATUS: Record<ApiErrorKind, number> = {
   bad_request: 400,
@@ -16,6 +22,7 @@ const STATUS: Record<ApiErrorKind, number> = {
   insufficient_credits: 402,
   subscription_required: 403,
   not_found: 404,
+  unavailable: 503,
 };
 
 export interface CreditInfo {
@@ -58,6 +65,11 @@ export function unauthorized(failure: AuthFailure): ApiError {
 
 export const CREDIT_COST_HEADER = 'x-credit-cost';
 export const CREDIT_BALANCE_HEADER = 'x-credit-balance';
+
+/** A request that arrives on an open connection while the instance shuts down: retry elsewhere. */
+export function shuttingDown(): ApiError {
+  return new ApiError('unavailable', 'Service unavailable: this instance is shutting down; retry the request.');
+}
 
 /**
  * A client-chosen name (an unknown parameter) as it may appear in an error: printable ASCII only

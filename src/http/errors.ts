@@ -132,13 +132,15 @@ function validationMessage(error: FastifyError, routeQuery: Record<string, Param
  * do not pass through the app's onSend hooks.
  */
 function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const status = error.statusCode ?? 500;
   reply
-    .code(status)
+    .code(status >= 500 ? 500 : status)
     .type(TEXT)
     .header('x-request-id', request.id)
-    .header('x-content-type-options', 'nosniff')
-    .send(statusSentence(status));
+    .header('x-content-type-options', 'nosniff');
+  if (status < 500) return void reply.send(statusSentence(status));
+  request.log.error({ err: error }, 'request failed');
+  reply.send(`Internal Server Error (request ${request.id})`);
 }
 
 /** What Node's HTTP parser refused, by its error code: the status and the sentence to answer. */

@@ -12,7 +12,7 @@ import { Biller } from './credits/charge.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { clientErrorHandler, frameworkErrorOptions, installErrorHandling, shuttingDown } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
@@ -69,7 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
     },
-    ...frameworkErrorOptions,
+    frameworkErrors,
     clientErrorHandler,
     // Fastify's own 503 while closing is JSON; ours goes through the one error path (below).
     return503OnClosing: false,

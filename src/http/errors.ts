@@ -131,7 +131,7 @@ function validationMessage(error: FastifyError, routeQuery: Record<string, Param
  * over its length): same form as every other error. Headers are set here because such replies
  * do not pass through the app's onSend hooks.
  */
-function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 500;
   reply
     .code(status >= 500 ? 500 : status)
@@ -172,9 +172,6 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   }
   socket.destroy();
 }
-
-/** The Fastify options that route the framework's own refusals through the one error path. */
-export const frameworkErrorOptions = { frameworkErrors: frameworkError } as const;
 
 /** Installs the one error handler and the plain-text 404 for unknown routes. */
 export function installErrorHandling(app: FastifyInstance): void {

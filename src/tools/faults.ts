@@ -41,6 +41,8 @@ export interface FaultReport {
   disconnects: number;
   /** Instances that exited without being killed (each is also a discrepancy). */
   crashes: number;
+  /** Starts that failed because the database cut the connection meanwhile (then retried). */
+  failedStarts: number;
   grants: number;
   charges: number;
   /** Charges whose answer no client received: each belongs to an unanswered request. */
@@ -77,7 +79,19 @@ class Instance {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Starts that failed (the database cut the connection during migration): retried, as an orchestrator would. */
+  failedStarts = 0;
+
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      if (await this.#startOnce()) return;
+      this.failedStarts += 1;
+      if (attempt >= 20) throw new Error(`instance on ${this.port} failed to start ${attempt} times`);
+      await sleep(200);
+    }
+  }
+
+  async #startOnce(): Promise<boolean> {
     const child = spawn(BIN, ['serve'], {
       env: { PATH: process.env.PATH ?? '', ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: 'ignore',
@@ -91,7 +105,7 @@ class Instance {
     });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`instance on ${this.port} exited at start`);
+      if (child.exitCode !== null || child.signalCode !== null) return false;
       try {
         if ((await fetch(`${this.url}/healthz`)).ok) break;
       } catch {
@@ -101,6 +115,7 @@ class Instance {
       await sleep(50);
     }
     this.up = true;
+    return true;
   }
 
   async kill(signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
@@ -287,6 +302,7 @@ export async function runFaults(options: FaultOptions): Promise<FaultReport> {
       restarts,
       disconnects,
       crashes,
+      failedStarts: instances.reduce((n, i) => n + i.failedStarts, 0),
       grants,
       charges: audit.charges,
       unseenCharges: audit.unseenCharges,

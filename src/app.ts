@@ -13,7 +13,7 @@ import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { CREDIT_COST_HEADER, installErrorHandling } from './http/errors.js';
+import { CREDIT_COST_HEADER, clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods } from './http/method-discipline.js';
 import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
@@ -87,7 +87,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(options.config.trustProxy),
+    // Timeouts (DESIGN §6): headers and body within one limit, checked often enough to be near it.
+    requestTimeout: options.config.requestTimeoutMs,
+    keepAliveTimeout: options.config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: options.config.requestTimeoutMs,
+      requestTimeout: options.config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, options.config.requestTimeoutMs),
+    },
+    frameworkErrors,
+    clientErrorHandler,
+    // Fastify's own 503 while closing is JSON; ours goes through the one error path (below).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = options.config.maxConnections;
   const config = liveConfig(options.config, app);
 
   const secret = await signingSecret(db.kysely, config.secret);
@@ -126,6 +139,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await watcher.start();
   app.addHook('onClose', async () => watcher.stop());
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // A request arriving on a kept-alive connection once shutdown began is sent elsewhere.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw shuttingDown();
+  });
   app.decorateRequest('caller', null);
   // A callback hook, not an async one: it runs on every response, and a promise each costs.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -36,6 +36,20 @@ export interface Config {
    * throttling counts per client, so behind a load balancer this must be set.
    */
   readonly trustProxy: number | readonly string[] | false;
+  /**
+   * A request whose headers and body have not fully arrived within this time is answered 408 and
+   * closed, so a client trickling bytes cannot hold a connection (and its memory) for ever.
+   */
+  readonly requestTimeoutMs: number;
+  /**
+   * Idle keep-alive connections close after this. Longer than the usual load balancer idle
+   * timeout (60 s), so the balancer, not us, closes first and never reuses a closing connection.
+   */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections one instance accepts; further ones are closed at once. */
+  readonly maxConnections: number;
+  /** The largest console form body (sign-in, key names): 413 beyond it. */
+  readonly formBodyLimitBytes: number;
 }
 
 /** A token bucket of `requests` tokens, refilled at `requests` per `windowSeconds`. */
@@ -137,5 +151,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     poolSize: parseInteger('CORPDATA_POOL_SIZE', env.CORPDATA_POOL_SIZE, 10, 1, 1000),
     statementTimeoutMs: parseInteger('CORPDATA_STATEMENT_TIMEOUT_MS', env.CORPDATA_STATEMENT_TIMEOUT_MS, 5000, 100, 600_000),
     trustProxy: parseTrustProxy(env.CORPDATA_TRUST_PROXY),
+    requestTimeoutMs: parseInteger('CORPDATA_REQUEST_TIMEOUT_MS', env.CORPDATA_REQUEST_TIMEOUT_MS, 30_000, 100, 600_000),
+    keepAliveTimeoutMs: parseInteger('CORPDATA_KEEP_ALIVE_TIMEOUT_MS', env.CORPDATA_KEEP_ALIVE_TIMEOUT_MS, 72_000, 100, 600_000),
+    maxConnections: parseInteger('CORPDATA_MAX_CONNECTIONS', env.CORPDATA_MAX_CONNECTIONS, 10_000, 1, 1_000_000),
+    formBodyLimitBytes: parseInteger(
+      'CORPDATA_FORM_BODY_LIMIT_BYTES',
+      env.CORPDATA_FORM_BODY_LIMIT_BYTES,
+      16 * 1024,
+      1024,
+      1024 * 1024,
+    ),
   });
 }

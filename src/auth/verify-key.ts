@@ -1,12 +1,24 @@
 import { timingSafeEqual } from 'node:crypto';
-import { errors, jwtVerify } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { KEY_ALGORITHM } from './api-keys.js';
 import { TEST_TOKEN } from './test-token.js';
 
-/** Why a credential was refused, checked in this order. */
-export type AuthFailure = 'missing' | 'malformed' | 'bad_signature' | 'bad_algorithm' | 'expired' | 'revoked';
+/**
+ * Why a credential was refused, checked in this order. `not_yet_valid` (a future `nbf`) and
+ * `unsupported_critical` (a `crit` header: our keys never carry one, so no extension is understood)
+ * have their own texts, so that a client with a clock ahead or a foreign signer is told why.
+ */
+export type AuthFailure =
+  | 'missing'
+  | 'malformed'
+  | 'unsupported_critical'
+  | 'bad_signature'
+  | 'bad_algorithm'
+  | 'not_yet_valid'
+  | 'expired'
+  | 'revoked';
 
 export type AuthResult =
   | { ok: true; mode: 'test' }
@@ -82,6 +94,11 @@ export class KeyVerifier {
 
   async #verifyToken(token: string): Promise<{ ok: true; claims: Claims } | { ok: false; failure: AuthFailure }> {
     try {
+      if (decodeProtectedHeader(token).crit !== undefined) return { ok: false, failure: 'unsupported_critical' };
+    } catch {
+      return { ok: false, failure: 'malformed' };
+    }
+    try {
       const { payload } = await jwtVerify(token, this.#secret, {
         algorithms: [KEY_ALGORITHM],
         currentDate: this.clock(),
@@ -90,6 +107,8 @@ export class KeyVerifier {
       return { ok: true, claims: { accountId: payload.sub, keyId: payload.jti, exp: payload.exp } };
     } catch (error) {
       if (error instanceof errors.JWTExpired) return { ok: false, failure: 'expired' };
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf')
+        return { ok: false, failure: 'not_yet_valid' };
       if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
         return { ok: false, failure: 'bad_algorithm' };
       }

@@ -8,6 +8,7 @@ import { SUBSCRIPTIONS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
+import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
 import type { IngestSource } from './run-ingest.js';
@@ -95,6 +96,12 @@ program
       { bulk: true },
     );
   });
+
+program
+  .command('backup')
+  .argument('<file>', 'a new file to write the copy into')
+  .description('Copy a live SQLite database (online backup); PostgreSQL: use pg_dump.')
+  .action(async (file: string) => print(await backupDatabase(loadConfig().database, file)));
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

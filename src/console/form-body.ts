@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 
-/** The largest form the console accepts; its forms hold a few short fields. */
-const FORM_BODY_LIMIT = 16 * 1024;
-
 /** The fields of a posted HTML form, by name (the first value of a repeated name wins). */
 export type FormFields = ReadonlyMap<string, string>;
 
 /**
  * Parses `application/x-www-form-urlencoded` bodies for the routes of the plugin it is called in
  * (Fastify scopes content-type parsers to their plugin), without a dependency: URLSearchParams
- * does the decoding.
+ * does the decoding. `limit` is the largest form accepted (16 KiB by default: the console's forms
+ * hold a few short fields); a larger body is refused with 413 before it is read whole.
  */
-export function registerFormParser(app: FastifyInstance): void {
+export function registerFormParser(app: FastifyInstance, limit: number): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    { parseAs: 'string', bodyLimit: limit },
     (_request, body, done) => {
       const fields = new Map<string, string>();
       for (const [name, value] of new URLSearchParams(String(body))) if (!fields.has(name)) fields.set(name, value);

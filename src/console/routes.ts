@@ -18,7 +18,7 @@ import { usageRoutes } from './usage-routes.js';
  */
 export function consoleRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    registerFormParser(app);
+    registerFormParser(app, ctx.config.formBodyLimitBytes);
     installPageErrors(app);
     const deps: ConsoleDeps = {
       ctx,

@@ -81,7 +81,13 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
   pool.on('error', reportLostConnection);
   const open = new Set<pg.PoolClient>();
   let allClosed: (() => void) | undefined;
-  pool.on('connect', (client) => open.add(client));
+  pool.on('connect', (client) => {
+    open.add(client);
+    // A connection cut while checked out (between the statements of a transaction) is reported on
+    // the client, where the pool does not listen: unheard, it would end the process. The statement
+    // in flight fails on its own, and the pool drops the broken client when it comes back.
+    client.on('error', reportLostConnection);
+  });
   pool.on('remove', (client) => {
     open.delete(client);
     if (open.size === 0) allClosed?.();

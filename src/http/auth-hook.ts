@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { AuthResult } from '../auth/verify-key.js';
-import { unauthorized } from './errors.js';
+import { badRequest, unauthorized } from './errors.js';
 
 export type Caller = Extract<AuthResult, { ok: true }>;
 
@@ -12,11 +12,24 @@ declare module 'fastify' {
 }
 
 /**
+ * Node keeps the first of repeated Authorization headers; a proxy in front may keep the last, and
+ * the two would then disagree on who is calling. So a repeat is refused outright.
+ */
+function authorizationCount(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'authorization') count += 1;
+  return count;
+}
+
+/**
  * onRequest hook of every /api/v1 data route: 401 comes before any other check. The rate limiter,
  * when on, has verified a valid key already.
  */
 export function authHook(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
+    if (authorizationCount(request.raw.rawHeaders) > 1) {
+      throw badRequest("Header 'Authorization' is given more than once: send exactly one.");
+    }
     if (request.caller !== null) return;
     const result = await ctx.verifier.verify(request.headers.authorization);
     if (!result.ok) throw unauthorized(result.failure);

@@ -1,4 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthFailure } from '../auth/verify-key.js';
 
 /**
@@ -12,7 +15,8 @@ export type ApiErrorKind =
   | 'subscription_required'
   | 'not_found'
   | 'method_not_allowed'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'unavailable';
 
 const STATUS: Record<ApiErrorKind, number> = {
   bad_request: 400,
@@ -22,6 +26,7 @@ const STATUS: Record<ApiErrorKind, number> = {
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 export interface CreditInfo {
@@ -55,6 +60,8 @@ const AUTH_MESSAGES: Record<AuthFailure, string> = {
   bad_signature: 'Invalid API key: its signature does not verify.',
   bad_algorithm: 'Invalid API key: it is not signed with the accepted algorithm.',
   expired: 'Expired API key: create a new one in the console.',
+  not_yet_valid: 'API key not yet valid: its "nbf" time has not come.',
+  unsupported_critical: 'Invalid API key: it names a critical header extension this server does not support.',
   revoked: 'Revoked or unknown API key.',
 };
 
@@ -72,6 +79,46 @@ export function methodNotAllowed(method: string): ApiError {
 export const CREDIT_COST_HEADER = 'x-credit-cost';
 export const CREDIT_BALANCE_HEADER = 'x-credit-balance';
 
+/** A request that arrives on an open connection while the instance shuts down: retry elsewhere. */
+export function shuttingDown(): ApiError {
+  return new ApiError('unavailable', 'Service unavailable: this instance is shutting down; retry the request.');
+}
+
+/**
+ * A client-chosen name (an unknown parameter) as it may appear in an error: printable ASCII only
+ * and short, so no control sequence (`\x1b[31m`, CR LF) ever reaches a terminal or a log viewer.
+ */
+export function safeName(name: string): string {
+  const printable = name.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > 64 ? `${printable.slice(0, 64)}…` : printable;
+}
+
+/**
+ * The sentence for a refusal the framework or the HTTP parser makes. Fixed per status: their own
+ * messages carry internal codes and echo the client's input (a content type, a path).
+ */
+const STATUS_SENTENCES: Record<number, string> = {
+  400: 'Bad request: the HTTP request is malformed.',
+  404: 'Not found: no such route.',
+  405: 'Method not allowed.',
+  406: 'Not acceptable.',
+  408: 'Request timeout: the request did not arrive in time.',
+  411: 'Length required.',
+  413: 'Request body too large.',
+  414: 'URI too long.',
+  415: 'Unsupported media type.',
+  429: 'Too many requests.',
+  431: 'Request header fields too large.',
+  500: 'Internal Server Error.',
+  503: 'Service unavailable.',
+};
+
+export function statusSentence(status: number): string {
+  return STATUS_SENTENCES[status] ?? `${STATUS_CODES[status] ?? 'Error'}.`;
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+
 /** A query-string schema property may carry the sentence that explains its rule in a 400. */
 interface ParamRule {
   description?: string;
@@ -85,16 +132,64 @@ function validationMessage(error: FastifyError, routeQuery: Record<string, Param
     (first.params as { additionalProperty?: string }).additionalProperty ??
     first.instancePath.replace(/^\//, '').split('/')[0] ??
     '';
-  if (first.keyword === 'additionalProperties') return `Unknown parameter '${name}'.`;
+  if (first.keyword === 'additionalProperties') return `Unknown parameter '${safeName(name)}'.`;
   if (first.keyword === 'required') return `Missing parameter '${name}'.`;
   const rule = routeQuery?.[name]?.description;
-  return rule === undefined ? `Invalid parameter '${name}'.` : `Invalid parameter '${name}': ${rule}`;
+  const safe = safeName(name);
+  return rule === undefined ? `Invalid parameter '${safe}'.` : `Invalid parameter '${safe}': ${rule}`;
+}
+
+/**
+ * Sends a refusal the framework made before any route ran (a malformed URL, a path parameter
+ * over its length): same form as every other error. Headers are set here because such replies
+ * do not pass through the app's onSend hooks.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 500;
+  reply
+    .code(status >= 500 ? 500 : status)
+    .type(TEXT)
+    .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff');
+  if (status < 500) return void reply.send(statusSentence(status));
+  request.log.error({ err: error }, 'request failed');
+  reply.send(`Internal Server Error (request ${request.id})`);
+}
+
+/** What Node's HTTP parser refused, by its error code: the status and the sentence to answer. */
+function clientErrorStatus(code: string | undefined): number {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') return 408;
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  return 400;
+}
+
+/**
+ * Answers a request Node's HTTP parser refused (bad header bytes, obs-fold, bare LF, conflicting
+ * Content-Length and Transfer-Encoding, a timeout) on the raw socket, in the API's error form,
+ * then closes the connection: after a framing error nothing more on it can be trusted.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = clientErrorStatus(error.code);
+  const id = randomUUID();
+  this.log.debug({ reqId: id, code: error.code }, 'client error');
+  // A response already under way on this socket must not be interleaved with another.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && inFlight?.headersSent !== true) {
+    const body = statusSentence(status);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: ${TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${id}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Installs the one error handler and the plain-text 404 for unknown routes. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    reply.type('text/plain; charset=utf-8');
+    reply.type(TEXT);
     if (error instanceof ApiError) {
       if (error.kind === 'unauthorized') reply.header('www-authenticate', 'Bearer');
       if (error.credits !== undefined) {
@@ -109,14 +204,12 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(400).send(validationMessage(error, schema?.properties));
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send(`${error.message}.`.replace(/\.\.$/, '.'));
+    if (status >= 400 && status < 500) return reply.code(status).send(statusSentence(status));
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(`Internal Server Error (request ${request.id})`);
   });
-  app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .type('text/plain; charset=utf-8')
-      .send(`No route ${request.method} ${request.url.split('?')[0]}.`);
+  // The path is not echoed: it is the client's input, control characters included.
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).type(TEXT).send(statusSentence(404));
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest, safeName } from './errors.js';
 
 interface QueryProperty {
   type?: string;
@@ -10,10 +10,14 @@ function isInteger(p: QueryProperty): boolean {
   return p.type === 'integer' || ((p.anyOf?.length ?? 0) > 0 && (p.anyOf ?? []).every((s) => s.type === 'integer'));
 }
 
+/** An integer as people write it: no sign but '-', no leading zero, no exponent; at most 9 digits. */
+const PLAIN_INTEGER = /^(?:0|-?[1-9][0-9]{0,8})$/;
+
 /**
  * Checks what the schema validator cannot say clearly, before it runs: unknown names (typos such
  * as `reporting_year`), a parameter given twice, an empty value, and integers written as anything
- * but plain digits ("2020.0", "0x7e4", " 2020"). Each refusal names the parameter.
+ * but a plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01", "+1", "1e3"), which the
+ * validator's type coercion would otherwise accept. Each refusal names the parameter.
  */
 export async function queryGuard(request: FastifyRequest): Promise<void> {
   const schema = request.routeOptions.schema?.querystring as
@@ -23,10 +27,10 @@ export async function queryGuard(request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown>;
   for (const [name, value] of Object.entries(query)) {
     const property = properties[name];
-    if (property === undefined) throw badRequest(`Unknown parameter '${name}'.`);
+    if (property === undefined) throw badRequest(`Unknown parameter '${safeName(name)}'.`);
     if (Array.isArray(value)) throw badRequest(`Parameter '${name}' is given more than once.`);
     if (value === '') throw badRequest(`Parameter '${name}' is empty.`);
-    if (isInteger(property) && !/^-?[0-9]{1,9}$/.test(String(value))) {
+    if (isInteger(property) && !PLAIN_INTEGER.test(String(value))) {
       throw badRequest(`Invalid parameter '${name}': ${property.description ?? 'it must be an integer.'}`);
     }
   }

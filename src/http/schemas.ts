@@ -13,6 +13,18 @@ export const RequestIdHeader = {
   'X-Request-Id': Type.String({ description: 'Unique id of this request, also in the server log.' }),
 } as const;
 
+/**
+ * `reporting_period` wherever it is asked for: a year or an offset back from the most recent
+ * available period. Written as a plain integer only (`^-?[1-9][0-9]*$`; the query guard refuses
+ * "02022", "+1", "1e3" before type coercion could accept them).
+ */
+export const ReportingPeriod = Type.Union(
+  [Type.Integer({ minimum: 2020, maximum: 2026 }), Type.Integer({ minimum: -6, maximum: -1 })],
+  {
+    description: 'an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).',
+  },
+);
+
 export const CompanyRecordSchema = Type.Object(
   {
     company_id: Type.String({ format: 'uuid', description: 'Internal company identifier.' }),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { statusSentence } from '../http/errors.js';
 import { html, page } from './html.js';
 
 /** A per-response nonce for the one inline script a page may carry. */
@@ -48,6 +49,7 @@ export function installPageErrors(app: FastifyInstance): void {
       request.log.error({ err: error }, 'request failed');
       return sendErrorPage(reply, 500, 'Something went wrong', `Internal Server Error (request ${request.id}).`);
     }
-    return sendErrorPage(reply, status, 'Request refused', error.message);
+    // The framework's own message may name internal codes or echo the client's input.
+    return sendErrorPage(reply, status, 'Request refused', statusSentence(status));
   });
 }

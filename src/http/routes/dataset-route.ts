@@ -12,7 +12,7 @@ import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
 import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
-import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
+import { CreditHeaders, commonErrors, ReportingPeriod, textResponse } from '../schemas.js';
 import { periodsRoute } from './periods.js';
 
 /** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
@@ -50,9 +50,7 @@ export const RevenuesQuery = Type.Object(
         description: `exactly 20 characters matching ${LEI_PATTERN}.`,
       }),
     ),
-    reporting_period: Type.Union([Type.Integer({ minimum: 2020, maximum: 2026 }), Type.Integer({ minimum: -6, maximum: -1 })], {
-      description: 'an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).',
-    }),
+    reporting_period: ReportingPeriod,
   },
   { additionalProperties: false },
 );

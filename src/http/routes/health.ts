@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context.js';
 
 /**
  * Probes for a load balancer: `/healthz` says the process is alive, `/readyz` that it can reach
- * its database. While the server shuts down Fastify answers 503 to new requests, so a draining
+ * its database. While the server shuts down the app answers 503 to new requests, so a draining
  * instance leaves the pool before it stops.
  */
 export function healthRoutes(ctx: AppContext): FastifyPluginAsync {

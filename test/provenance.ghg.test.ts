@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ghgPointId } from '../src/datasets/ghg-emissions/ghg-bundle.js';
 import { GhgEmissionProvenanceSchema } from '../src/datasets/ghg-emissions/ghg-provenance.js';
@@ -162,6 +163,44 @@ describe.each(dialects())('GHG provenance as JSON (%s)', (dialect) => {
       expect(res.text).toContain("'id'");
     }
     expect(await ledgerRows(a.accountId)).toBe(1); // the grant
+  });
+
+  it('takes any uuid or uuid~uuid in any case as an id (404 when unknown), and refuses anything else naming id', async () => {
+    const a = await t.account();
+    const mixCase = (id: string, upper: boolean[]) =>
+      [...id].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join('');
+    const well = fc
+      .tuple(fc.uuid(), fc.option(fc.uuid(), { nil: undefined }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }))
+      .map(([e, r, upper]) => mixCase(r === undefined ? e : `${e}~${r}`, upper));
+    await fc.assert(
+      fc.asyncProperty(well, async (id) => {
+        const res = await t.get(`/api/v1/trace/${id}`, a.key);
+        expect([id, res.status]).toEqual([id, 404]);
+      }),
+      { numRuns: 25 },
+    );
+    const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+    const valid = new RegExp(`^${uuid}(~${uuid})?$`, 'i');
+    const chars = fc.constantFrom(...'0123456789abcdefABCDEFgz-~_.'.split(''));
+    const malformed = fc.oneof(
+      fc.string({ unit: chars, minLength: 1, maxLength: 90 }),
+      fc.tuple(fc.uuid(), fc.string({ unit: chars, minLength: 1, maxLength: 12 })).map(([u, tail]) => u + tail),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        malformed.filter((id) => !valid.test(id) && id !== '.' && id !== '..'),
+        async (id) => {
+          const res = await t.get(`/api/v1/trace/${id}`, a.key);
+          expect([id, res.status]).toEqual([id, 400]);
+          expect(res.text).toContain("'id'");
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // A known emission point in upper case is the same point.
+    expect((await t.get(`/api/v1/trace/${SCOPE1.toUpperCase()}`, a.key)).json<{ data_point_id: string }>().data_point_id).toBe(
+      SCOPE1,
+    );
   });
 
   it('/trace/{id} with Accept: application/json: an emission and an intensity for a console session', async () => {

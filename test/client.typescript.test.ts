@@ -56,7 +56,12 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
     const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key });
 
     const account = await corpdata.account();
-    expect(account.data).toEqual({ account_id: a.accountId, balance: 200, subscription: 'revenues' });
+    expect(account.data).toEqual({
+      account_id: a.accountId,
+      balance: 200,
+      subscription: 'revenues',
+      subscriptions: ['revenues', 'ghg'],
+    });
     expect(account.credits).toEqual({ cost: 0, balance: 200 });
 
     const periods = await corpdata.periods({ ticker: 'BETA', mic_code: 'XNYS' });
@@ -78,7 +83,8 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
 
     const provenance = await corpdata.provenance(pointId(doc(3), 2023));
     expect(provenance.data.values?.value).toBe(8362000000);
-    expect(provenance.data.document.source_url).toBe('https://example.com/beta/10k-2023.htm');
+    const revenue = provenance.data;
+    expect('document' in revenue && revenue.document.source_url).toBe('https://example.com/beta/10k-2023.htm');
 
     // The generated client underneath, for anything else.
     const raw = await corpdata.api.GET('/api/v1/account');

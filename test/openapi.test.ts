@@ -71,7 +71,9 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
       'Account',
       'AvailablePeriods',
       'CompanyRecord',
+      'GhgEmissionProvenance',
       'GhgEmissionRecord',
+      'GhgIntensityProvenance',
       'GhgIntensityRecord',
       'Provenance',
       'RevenueRecord',
@@ -83,9 +85,10 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(json('/api/v1/account')).toContain('"$ref":"#/components/schemas/Account"');
     for (const path of ['/api/v1/revenues/periods', '/api/v1/ghg-emissions/periods', '/api/v1/ghg-intensity/periods'])
       expect(json(path)).toContain('"$ref":"#/components/schemas/AvailablePeriods"');
-    expect(json('/api/v1/trace/{id}')).toContain('"$ref":"#/components/schemas/Provenance"');
+    for (const name of ['Provenance', 'GhgEmissionProvenance', 'GhgIntensityProvenance'])
+      expect(json('/api/v1/trace/{id}')).toContain(`"$ref":"#/components/schemas/${name}"`);
     expect(JSON.stringify(doc.paths)).not.toMatch(
-      /"title":"(RevenueRecord|CompanyRecord|Account|AvailablePeriods|Provenance|GhgEmissionRecord|GhgIntensityRecord)"/,
+      /"title":"(RevenueRecord|CompanyRecord|Account|AvailablePeriods|Provenance|GhgEmissionRecord|GhgIntensityRecord|GhgEmissionProvenance|GhgIntensityProvenance)"/,
     );
   });
 

@@ -24,8 +24,9 @@ export interface TracePoint {
   /** The HTML page of `/trace/{id}`. */
   page(access: TraceAccess, publicUrl: string): Promise<string>;
   /**
-   * The same facts as data, for a machine-readable provenance answer. No route serves it yet:
-   * the slot is here so that such an answer, when added, asks each dataset as the page does.
+   * The same facts as data (DESIGN §11.3): `GET /api/v1/trace/{id}` and `/trace/{id}` asked for
+   * JSON. Values only for `bought`, as on the page; each dataset names its schema in the
+   * route's 200 (a point without this hook answers those 404).
    */
   provenance?(access: TraceAccess, publicUrl: string): Promise<Record<string, unknown>>;
 }

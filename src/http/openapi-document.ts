@@ -25,6 +25,8 @@ const NAMED = new Set([
   'Account',
   'AvailablePeriods',
   'Provenance',
+  'GhgEmissionProvenance',
+  'GhgIntensityProvenance',
   ...DATASETS.map((d) => String(d.recordSchema.title)),
 ]);
 

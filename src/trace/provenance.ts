@@ -1,14 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
-import { hasBought } from '../datasets/purchases.js';
-import type { Database } from '../db/schema.js';
 import { CURRENCIES } from '../revenues/currencies.js';
-import { loadTraceFacts, loadTraceValues, type TraceFacts, type TraceValues } from './trace-query.js';
+import type { TraceFacts, TraceValues } from './trace-query.js';
 
 const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
 
 /**
- * A data point's provenance as JSON (DESIGN §11.3): where it comes from, for anyone; what it is
+ * A revenue data point's provenance as JSON (DESIGN §11.3): where it comes from, for anyone; what it is
  * worth, only for an account that bought its company-period (`values` is null otherwise).
  */
 export const ProvenanceSchema = Type.Object(
@@ -87,23 +84,6 @@ export function provenanceOf(facts: TraceFacts, values: TraceValues | undefined,
           },
     traceability_source_url: `${publicUrl}/trace/${facts.pointId}`,
   };
-}
-
-/**
- * The provenance of a data point as `accountId` may see it (undefined: a visitor), or undefined
- * for an unknown id.
- */
-export async function loadProvenance(
-  db: Kysely<Database>,
-  pointId: string,
-  accountId: string | undefined,
-  publicUrl: string,
-): Promise<Provenance | undefined> {
-  const facts = await loadTraceFacts(db, pointId.toLowerCase());
-  if (facts === undefined) return undefined;
-  const bought = accountId !== undefined && (await hasBought(db, accountId, 'revenues', facts.companyId, facts.period));
-  const values = bought ? (await loadTraceValues(db, facts.companyId, facts.period)).get(facts.pointId) : undefined;
-  return provenanceOf(facts, values, publicUrl);
 }
 
 /** True when the client asks for JSON rather than a page (browsers always list text/html). */

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
-import type { TraceAccess, TracePoint } from '../datasets/dataset.js';
-import { hasBought } from '../datasets/purchases.js';
-import { DATASETS } from '../datasets/registry.js';
 import { installPageErrors, sendErrorPage, sendPage } from '../web/respond.js';
-import { loadProvenance, wantsJson } from './provenance.js';
+import { wantsJson } from './provenance.js';
+import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
 
 /**
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source
@@ -18,13 +16,6 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
     installPageErrors(app);
     const auth = new ConsoleAuth(ctx);
     const db = ctx.db.kysely;
-    const find = async (id: string): Promise<{ dataset: string; point: TracePoint } | undefined> => {
-      for (const dataset of DATASETS) {
-        const point = await dataset.trace?.(db, id);
-        if (point !== undefined) return { dataset: dataset.name, point };
-      }
-      return undefined;
-    };
     app.get<{ Params: { id: string } }>('/trace/:id', { schema: { hide: true } }, async (request, reply) => {
       if (wantsJson(request.headers.accept)) {
         reply.header('vary', 'accept').header('cache-control', 'no-store');
@@ -36,7 +27,7 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
         return reply.send(provenance);
       }
       reply.header('vary', 'accept');
-      const found = await find(request.params.id.toLowerCase());
+      const found = await findTracePoint(db, request.params.id);
       if (found === undefined) {
         return sendErrorPage(
           reply,
@@ -45,14 +36,8 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
           'There is no data point with this id. Check the link you followed.',
         );
       }
-      const { subject } = found.point;
       const session = await auth.current(request);
-      let access: TraceAccess = 'signed-out';
-      if (session !== undefined) {
-        access = (await hasBought(db, session.accountId, found.dataset, subject.companyId, subject.period))
-          ? 'bought'
-          : 'not-bought';
-      }
+      const access = await accessOf(db, found, session?.accountId);
       return sendPage(reply, 200, await found.point.page(access, ctx.config.publicUrl));
     });
   };

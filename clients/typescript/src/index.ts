@@ -10,8 +10,15 @@ export type { components, paths } from './schema.js';
 export type RevenueRecord = components['schemas']['RevenueRecord'];
 export type CompanyRecord = components['schemas']['CompanyRecord'];
 export type Account = components['schemas']['Account'];
-export type RevenuePeriods = components['schemas']['RevenuePeriods'];
+export type AvailablePeriods = components['schemas']['AvailablePeriods'];
+/** The periods answer of revenues (every dataset's periods answer has this shape). */
+export type RevenuePeriods = AvailablePeriods;
+/** A revenue data point's provenance. */
 export type Provenance = components['schemas']['Provenance'];
+export type GhgEmissionProvenance = components['schemas']['GhgEmissionProvenance'];
+export type GhgIntensityProvenance = components['schemas']['GhgIntensityProvenance'];
+/** What `provenance(id)` answers: a revenue point has no `dataset` field, the GHG ones name theirs. */
+export type AnyProvenance = Provenance | GhgEmissionProvenance | GhgIntensityProvenance;
 export type RevenuesQuery = paths['/api/v1/revenues']['get']['parameters']['query'];
 export type PeriodsQuery = NonNullable<paths['/api/v1/revenues/periods']['get']['parameters']['query']>;
 
@@ -100,8 +107,11 @@ export function createCorpdataClient(options: CorpdataOptions) {
       return unwrap(await api.GET('/api/v1/account'));
     },
 
-    /** Where a data point comes from; `values` only if the account bought its company-period (free). */
-    async provenance(id: string): Promise<Answer<Provenance>> {
+    /**
+     * Where a data point of any dataset comes from; `values` only if the account bought its
+     * company-period in that dataset (free).
+     */
+    async provenance(id: string): Promise<Answer<AnyProvenance>> {
       return unwrap(await api.GET('/api/v1/trace/{id}', { params: { path: { id } } }));
     },
   };

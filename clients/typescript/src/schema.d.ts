@@ -32,10 +32,90 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The reporting periods a company has revenue data for
-         * @description The identifier parameters of /revenues, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         * The reporting periods a company has Revenues data for
+         * @description The identifier parameters of /api/v1/revenues, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
          */
         get: operations["getRevenuePeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-emissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Greenhouse-gas emissions (Scope 1, 2, 3) of one company for one reporting period, in tCO2e
+         * @description Identifiers and reporting_period exactly as /revenues (company_id > isin > lei > ticker (+ mic_code); offsets count the periods with emission figures). Every figure as first reported and restated, ordered by scope, then year_of_disclosure, then document_id. Costs 25 credits for the first access to a company-period, 1 for a repeat, 1 for a 204; errors are free. Needs the ghg subscription.
+         */
+        get: operations["getGhgEmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-emissions/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reporting periods a company has GHG emissions data for
+         * @description The identifier parameters of /api/v1/ghg-emissions, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         */
+        get: operations["getGhgEmissionsPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-intensity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Greenhouse-gas intensity (tCO2e per USD million of revenue) of one company for one reporting period
+         * @description Identifiers and reporting_period exactly as /revenues. For each scope with an emission figure and a revenue figure for the company-period (the latest of each): emissions ÷ (USD revenue ÷ 1,000,000), rounded half away from zero to 3 decimals. Its own purchase (buying the absolute figures does not buy it): 25 credits first access, 1 repeat, 1 for a 204. Needs the ghg subscription.
+         */
+        get: operations["getGhgIntensity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-intensity/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reporting periods a company has GHG intensity data for
+         * @description The identifier parameters of /api/v1/ghg-intensity, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         */
+        get: operations["getGhgIntensityPeriods"];
         put?: never;
         post?: never;
         delete?: never;
@@ -112,8 +192,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Where a data point comes from: its document, source, date, currency and FX rate
-         * @description The id is the last segment of a traceability_source_url. Free (X-Credit-Cost: 0). Anyone with a key sees the source; the figures (USD value, original value, FX rate and its source) only an account that bought the company-period.
+         * Where a data point comes from: its document, source, date and conversion
+         * @description The id is the last segment of a traceability_source_url, of any dataset. Free (X-Credit-Cost: 0). Anyone with a key sees the source; the figures (for revenues: USD value, original value, FX rate and its source; for emissions: the value and the unit reported; for an intensity: its value, emissions and revenue) only an account that bought the company-period in that data point’s dataset.
          */
         get: operations["getProvenance"];
         put?: never;
@@ -153,12 +233,53 @@ export interface components {
             /** Format: uri */
             traceability_source_url: string;
         };
-        /** RevenuePeriods */
-        RevenuePeriods: {
+        /** AvailablePeriods */
+        AvailablePeriods: {
             /** Format: uuid */
             company_id: string;
             /** @description Reporting periods covered by processed documents, most recent first: -1 names the first, -2 the second… */
             reporting_periods: number[];
+        };
+        /** GhgEmissionRecord */
+        GhgEmissionRecord: {
+            /** @description Year the source report was published. */
+            year_of_disclosure: number;
+            reporting_period: number;
+            /** @description GHG Protocol scope; Scope 2 location- or market-based. */
+            scope: "1" | "2-location" | "2-market" | "3";
+            /** @description Emissions in tonnes of CO2 equivalent, rounded half away from zero. */
+            value: number;
+            /** @enum {string} */
+            unit: "tCO2e";
+            /** Format: uuid */
+            company_id: string;
+            /** Format: uuid */
+            document_id: string;
+            /** Format: uri */
+            traceability_source_url: string;
+        };
+        /** GhgIntensityRecord */
+        GhgIntensityRecord: {
+            reporting_period: number;
+            scope: "1" | "2-location" | "2-market" | "3";
+            /** @description Emissions ÷ (USD revenue ÷ 1,000,000), rounded half away from zero to 3 decimals. */
+            value: number;
+            /** @enum {string} */
+            unit: "tCO2e/USD million";
+            /** Format: uuid */
+            company_id: string;
+            /**
+             * Format: uuid
+             * @description The report of the (latest) emission figure.
+             */
+            emissions_document_id: string;
+            /**
+             * Format: uuid
+             * @description The document of the (latest) revenue figure.
+             */
+            revenue_document_id: string;
+            /** Format: uri */
+            traceability_source_url: string;
         };
         /** CompanyRecord */
         CompanyRecord: {
@@ -184,8 +305,10 @@ export interface components {
             account_id: string;
             /** @description Credits on the account. */
             balance: number;
-            /** @description The dataset subscription: revenues, or none (search and list only). */
+            /** @description The revenues subscription as before datasets were several: revenues when held, else none. */
             subscription: "revenues" | "none";
+            /** @description Every subscription the account holds (revenues, ghg); search and list need none. */
+            subscriptions: string[];
         };
         /** Provenance */
         Provenance: {
@@ -227,6 +350,101 @@ export interface components {
                 fx_rate: string;
                 /** @description Where the FX rate comes from. */
                 fx_source: string;
+            } | null;
+            /**
+             * Format: uri
+             * @description The human-readable page of this data point.
+             */
+            traceability_source_url: string;
+        };
+        /** GhgEmissionProvenance */
+        GhgEmissionProvenance: {
+            /** Format: uuid */
+            data_point_id: string;
+            /** Format: uuid */
+            company_id: string;
+            company_name: string;
+            /** @enum {string} */
+            dataset: "ghg-emissions";
+            /** @description GHG Protocol scope; Scope 2 location- or market-based. */
+            scope: "1" | "2-location" | "2-market" | "3";
+            reporting_period: number;
+            document: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                /** @description Where the report is published. */
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                status: "processed" | "pending" | "failed";
+                /** @description Where in the report the figure is; null when not recorded. */
+                page: string | null;
+            };
+            /** @enum {string} */
+            unit: "tCO2e";
+            /** @description True when the caller’s account bought this company-period in ghg-emissions. */
+            values_included: boolean;
+            /** @description The figures; null unless the caller’s account bought this company-period in ghg-emissions. */
+            values: {
+                /** @description Emissions in tCO2e, rounded half away from zero. */
+                value: number;
+                /** @description The figure as the report gives it, an exact decimal. */
+                source_value: string;
+                /** @description The unit the report gives it in (t, kt or Mt of CO2e). */
+                source_unit: string;
+            } | null;
+            /**
+             * Format: uri
+             * @description The human-readable page of this data point.
+             */
+            traceability_source_url: string;
+        };
+        /** GhgIntensityProvenance */
+        GhgIntensityProvenance: {
+            /** @description The emission data point id and the revenue data point id, joined by "~". */
+            data_point_id: string;
+            /** Format: uuid */
+            company_id: string;
+            company_name: string;
+            /** @enum {string} */
+            dataset: "ghg-intensity";
+            scope: "1" | "2-location" | "2-market" | "3";
+            reporting_period: number;
+            emissions_document: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                /** @description Where the report is published. */
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                status: "processed" | "pending" | "failed";
+                /** @description Where in the report the figure is; null when not recorded. */
+                page: string | null;
+            };
+            revenue_document: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                /** @description Where the document is published. */
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                status: "processed" | "pending" | "failed";
+            };
+            /** @description True when the caller’s account bought this company-period in ghg-intensity. */
+            values_included: boolean;
+            /** @description The figures; null unless the caller’s account bought this company-period in ghg-intensity. */
+            values: {
+                /** @description Emissions ÷ (USD revenue ÷ 1,000,000), rounded half away from zero to 3 decimals. */
+                value: number;
+                /** @enum {string} */
+                unit: "tCO2e/USD million";
+                /** @description The emission figure, in tCO2e. */
+                emissions_value: number;
+                /** @description The revenue figure, in USD. */
+                revenue_usd: number;
             } | null;
             /**
              * Format: uri
@@ -615,7 +833,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["RevenuePeriods"];
+                    "application/json": components["schemas"]["AvailablePeriods"];
                 };
             };
             /** @description Bad request: the body names the parameter and its rule. */
@@ -674,6 +892,1138 @@ export interface operations {
                 };
             };
             /** @description The account has no subscription to the revenues dataset. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No company matches the identifier. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches ticker NOPE. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getGhgEmissions: {
+        parameters: {
+            query: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @example -1
+                 */
+                reporting_period: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every emission figure of the company-period (first reported and restated), in tCO2e. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "year_of_disclosure": 2026,
+                     *         "reporting_period": 2025,
+                     *         "scope": "1",
+                     *         "value": 4821799,
+                     *         "unit": "tCO2e",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "traceability_source_url": "http://localhost:8080/trace/8103c48c-f028-457c-ac7e-a72a1dda3069"
+                     *       },
+                     *       {
+                     *         "year_of_disclosure": 2026,
+                     *         "reporting_period": 2025,
+                     *         "scope": "2-location",
+                     *         "value": 551660,
+                     *         "unit": "tCO2e",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "traceability_source_url": "http://localhost:8080/trace/d1599ffb-9982-4a7a-a748-c86f17848ac7"
+                     *       },
+                     *       {
+                     *         "year_of_disclosure": 2026,
+                     *         "reporting_period": 2025,
+                     *         "scope": "2-market",
+                     *         "value": 441328,
+                     *         "unit": "tCO2e",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "traceability_source_url": "http://localhost:8080/trace/3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea"
+                     *       },
+                     *       {
+                     *         "year_of_disclosure": 2026,
+                     *         "reporting_period": 2025,
+                     *         "scope": "3",
+                     *         "value": 57861588,
+                     *         "unit": "tCO2e",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "traceability_source_url": "http://localhost:8080/trace/7f24550e-b1c6-4eaf-acac-aa0589968e66"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["GhgEmissionRecord"][];
+                };
+            };
+            /** @description The period is covered by a report with emission figures, but none for this period. */
+            204: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                };
+            };
+            /** @description Insufficient credits; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown company, period not covered, or its documents are not processed yet. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches ticker NOPE. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getGhgEmissionsPeriods: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The available periods, most recent first (possibly none). */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "reporting_periods": [
+                     *         2024,
+                     *         2023,
+                     *         2022
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AvailablePeriods"];
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No company matches the identifier. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches ticker NOPE. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getGhgIntensity: {
+        parameters: {
+            query: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @example -1
+                 */
+                reporting_period: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One intensity per scope that has both an emission and a revenue figure. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "reporting_period": 2025,
+                     *         "scope": "1",
+                     *         "value": 85.072,
+                     *         "unit": "tCO2e/USD million",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *         "traceability_source_url": "http://localhost:8080/trace/8103c48c-f028-457c-ac7e-a72a1dda3069~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *       },
+                     *       {
+                     *         "reporting_period": 2025,
+                     *         "scope": "2-location",
+                     *         "value": 9.733,
+                     *         "unit": "tCO2e/USD million",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *         "traceability_source_url": "http://localhost:8080/trace/d1599ffb-9982-4a7a-a748-c86f17848ac7~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *       },
+                     *       {
+                     *         "reporting_period": 2025,
+                     *         "scope": "2-market",
+                     *         "value": 7.786,
+                     *         "unit": "tCO2e/USD million",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *         "traceability_source_url": "http://localhost:8080/trace/3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *       },
+                     *       {
+                     *         "reporting_period": 2025,
+                     *         "scope": "3",
+                     *         "value": 1020.865,
+                     *         "unit": "tCO2e/USD million",
+                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *         "traceability_source_url": "http://localhost:8080/trace/7f24550e-b1c6-4eaf-acac-aa0589968e66~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["GhgIntensityRecord"][];
+                };
+            };
+            /** @description The period is covered, but its emission or its revenue figures are missing. */
+            204: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                };
+            };
+            /** @description Insufficient credits; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown company, period not covered, or its documents are not processed yet. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches ticker NOPE. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getGhgIntensityPeriods: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The available periods, most recent first (possibly none). */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "reporting_periods": [
+                     *         2024,
+                     *         2023,
+                     *         2022
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AvailablePeriods"];
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
             403: {
                 headers: {
                     /** @description Credits this request consumed (or would have). */
@@ -1233,7 +2583,11 @@ export interface operations {
                      * @example {
                      *       "account_id": "5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93",
                      *       "balance": 975,
-                     *       "subscription": "revenues"
+                     *       "subscription": "revenues",
+                     *       "subscriptions": [
+                     *         "revenues",
+                     *         "ghg"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
@@ -1357,7 +2711,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description a data point id (a UUID).
+                 * @description a data point id: a UUID, or for an intensity two UUIDs joined by "~".
                  * @example 20000000-0000-4000-8000-000000000003
                  */
                 id: string;
@@ -1419,7 +2773,7 @@ export interface operations {
                      *       "traceability_source_url": "http://localhost:8080/trace/20000000-0000-4000-8000-000000000003"
                      *     }
                      */
-                    "application/json": components["schemas"]["Provenance"];
+                    "application/json": components["schemas"]["Provenance"] | components["schemas"]["GhgEmissionProvenance"] | components["schemas"]["GhgIntensityProvenance"];
                 };
             };
             /** @description Bad request: the body names the parameter and its rule. */

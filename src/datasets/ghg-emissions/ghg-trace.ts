@@ -3,6 +3,7 @@ import { formatNumber } from '../../console/layout.js';
 import type { Database, DocumentStatus } from '../../db/schema.js';
 import { type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
+import { ghgEmissionProvenance } from './ghg-provenance.js';
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -137,5 +138,6 @@ export async function traceEmission(db: Kysely<Database>, id: string): Promise<T
   return {
     subject: { companyId: facts.companyId, period: facts.period },
     page: async (access, publicUrl) => ghgTracePage(facts, access, publicUrl),
+    provenance: async (access, publicUrl) => ghgEmissionProvenance(facts, access, publicUrl),
   };
 }

@@ -6,6 +6,7 @@ import { html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { conversionText, loadGhgFacts, reportFacts, SCOPE_TEXT, sourceLink } from '../ghg-emissions/ghg-trace.js';
 import { intensity } from './intensity.js';
+import { ghgIntensityProvenance } from './intensity-provenance.js';
 
 /** The trace hook of an intensity: `{emission point}~{revenue point}`, both documents on one page. */
 export async function traceIntensity(db: Kysely<Database>, id: string): Promise<TracePoint | undefined> {
@@ -16,11 +17,21 @@ export async function traceIntensity(db: Kysely<Database>, id: string): Promise<
   if (emission.companyId !== revenue.companyId || emission.period !== revenue.period) return undefined;
   const what = `${emission.companyName}, ${emission.period}`;
   const scope = SCOPE_TEXT[emission.scope] ?? emission.scope;
+  const revenueValues = async (access: TraceAccess) =>
+    access === 'bought' ? (await loadTraceValues(db, revenue.companyId, revenue.period)).get(revenueId) : undefined;
   return {
     subject: { companyId: emission.companyId, period: emission.period },
+    async provenance(access: TraceAccess, publicUrl: string) {
+      const values = await revenueValues(access);
+      const value = values === undefined ? undefined : intensity(emission.value, values.valueUsd);
+      const figures =
+        values === undefined || value === undefined
+          ? null
+          : { value, unit: 'tCO2e/USD million' as const, emissions_value: emission.value, revenue_usd: values.valueUsd };
+      return ghgIntensityProvenance(id, emission, revenue, figures, publicUrl);
+    },
     async page(access: TraceAccess, publicUrl: string) {
-      const values =
-        access === 'bought' ? (await loadTraceValues(db, revenue.companyId, revenue.period)).get(revenueId) : undefined;
+      const values = await revenueValues(access);
       const value = values === undefined ? undefined : intensity(emission.value, values.valueUsd);
       const call = `${publicUrl}/api/v1/ghg-intensity?company_id=${emission.companyId}&reporting_period=${emission.period}`;
       const notice =

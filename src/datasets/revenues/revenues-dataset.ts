@@ -2,6 +2,7 @@ import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_C
 import { RevenueRecordSchema } from '../../http/schemas.js';
 import { mockRevenues } from '../../mock/mock-data.js';
 import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
+import { provenanceOf } from '../../trace/provenance.js';
 import { tracePage } from '../../trace/trace-page.js';
 import { loadTraceFacts, loadTraceValues } from '../../trace/trace-query.js';
 import type { Dataset } from '../dataset.js';
@@ -37,6 +38,11 @@ export const revenues: Dataset<RevenueRecord> = {
       async page(access, publicUrl) {
         if (access !== 'bought') return tracePage(facts, { kind: access }, publicUrl);
         return tracePage(facts, { kind: 'bought', values: await loadTraceValues(db, facts.companyId, facts.period) }, publicUrl);
+      },
+      async provenance(access, publicUrl) {
+        const values =
+          access === 'bought' ? (await loadTraceValues(db, facts.companyId, facts.period)).get(facts.pointId) : undefined;
+        return provenanceOf(facts, values, publicUrl);
       },
     };
   },

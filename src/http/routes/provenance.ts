@@ -1,7 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { loadProvenance, ProvenanceSchema } from '../../trace/provenance.js';
+import { GhgEmissionProvenanceSchema } from '../../datasets/ghg-emissions/ghg-provenance.js';
+import { GhgIntensityProvenanceSchema } from '../../datasets/ghg-intensity/intensity-provenance.js';
+import { ProvenanceSchema } from '../../trace/provenance.js';
+import { loadProvenance } from '../../trace/trace-lookup.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
@@ -9,28 +12,43 @@ import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
 const schema = {
   operationId: 'getProvenance',
-  summary: 'Where a data point comes from: its document, source, date, currency and FX rate',
+  summary: 'Where a data point comes from: its document, source, date and conversion',
   description:
-    'The id is the last segment of a traceability_source_url. Free (X-Credit-Cost: 0). Anyone with a key sees the source; ' +
-    'the figures (USD value, original value, FX rate and its source) only an account that bought the company-period.',
+    'The id is the last segment of a traceability_source_url, of any dataset. Free (X-Credit-Cost: 0). Anyone with a key sees the source; ' +
+    'the figures (for revenues: USD value, original value, FX rate and its source; for emissions: the value and the unit reported; ' +
+    'for an intensity: its value, emissions and revenue) only an account that bought the company-period in that data point’s dataset.',
   tags: ['revenues'],
   security: [{ bearerAuth: [] }],
-  params: Type.Object({ id: Type.String({ format: 'uuid', description: 'a data point id (a UUID).' }) }),
+  params: Type.Object({
+    id: Type.String({
+      pattern: `^${UUID}(~${UUID})?$`,
+      description: 'a data point id: a UUID, or for an intensity two UUIDs joined by "~".',
+    }),
+  }),
   querystring: Type.Object({}, { additionalProperties: false }),
   response: {
     200: {
       description: 'The provenance of the data point; values is null unless the account bought its company-period.',
       headers: CreditHeaders,
-      content: { 'application/json': { schema: ProvenanceSchema } },
+      content: {
+        'application/json': {
+          schema: Type.Union([ProvenanceSchema, GhgEmissionProvenanceSchema, GhgIntensityProvenanceSchema]),
+        },
+      },
     },
     ...commonErrors,
     404: textResponse('No data point has this id.'),
   },
 };
 
-/** `GET /api/v1/trace/{id}` (DESIGN §11.3): the traceability page's facts as JSON, for a key. */
+/**
+ * `GET /api/v1/trace/{id}` (DESIGN §11.3): the traceability page's facts as JSON, for a key. Each
+ * dataset answers for its own points; values need a purchase in that dataset.
+ */
 export function provenanceRoute(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>(

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { TraceAccess, TracePoint } from '../datasets/dataset.js';
+import { hasBought } from '../datasets/purchases.js';
+import { DATASETS } from '../datasets/registry.js';
+import type { Database } from '../db/schema.js';
+
+/** A data point found by its trace id, with the dataset whose purchase shows its values. */
+export interface FoundPoint {
+  dataset: string;
+  point: TracePoint;
+}
+
+/** Asks each dataset in turn: trace ids are the datasets' own, so none names another's point. */
+export async function findTracePoint(db: Kysely<Database>, id: string): Promise<FoundPoint | undefined> {
+  const lower = id.toLowerCase();
+  for (const dataset of DATASETS) {
+    const point = await dataset.trace?.(db, lower);
+    if (point !== undefined) return { dataset: dataset.name, point };
+  }
+  return undefined;
+}
+
+/** What `accountId` (undefined: signed out) may see of a point: values only once bought in its dataset. */
+export async function accessOf(db: Kysely<Database>, found: FoundPoint, accountId: string | undefined): Promise<TraceAccess> {
+  if (accountId === undefined) return 'signed-out';
+  const { companyId, period } = found.point.subject;
+  return (await hasBought(db, accountId, found.dataset, companyId, period)) ? 'bought' : 'not-bought';
+}
+
+/**
+ * A data point's provenance as JSON (DESIGN §11.3) as `accountId` may see it, whatever its
+ * dataset; undefined for an unknown id (or a dataset that has no JSON provenance).
+ */
+export async function loadProvenance(
+  db: Kysely<Database>,
+  id: string,
+  accountId: string | undefined,
+  publicUrl: string,
+): Promise<Record<string, unknown> | undefined> {
+  const found = await findTracePoint(db, id);
+  if (found?.point.provenance === undefined) return undefined;
+  return found.point.provenance(await accessOf(db, found, accountId), publicUrl);
+}

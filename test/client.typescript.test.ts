@@ -8,7 +8,7 @@ import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { pointId } from '../src/ingest/bundle/import-bundle.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc } from './support/fixture.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { GHG_BUNDLE, startApp, type TestApp } from './support/test-app.js';
 
 const CLIENT_DIR = fileURLToPath(new URL('../clients/typescript/', import.meta.url));
 const TSC = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
@@ -47,7 +47,7 @@ describe('the TypeScript client, generated from a live server', () => {
 describe.each(dialects())('the TypeScript client against a live server (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(dialect);
+    t = await startApp(dialect, { more: [GHG_BUNDLE] });
   });
   afterAll(() => t.close());
 
@@ -89,6 +89,21 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
     // The generated client underneath, for anything else.
     const raw = await corpdata.api.GET('/api/v1/account');
     expect(raw.data?.balance).toBe(74);
+  });
+
+  it('calls the GHG datasets and their periods, each billed on its own', async () => {
+    const a = await t.account({ credits: 100 });
+    const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key });
+    const periods = await corpdata.periods({ ticker: 'BETA' }, 'ghg-emissions');
+    expect(periods.data.reporting_periods[0]).toBe(2024);
+    expect(periods.credits?.cost).toBe(0);
+    const emissions = await corpdata.ghgEmissions({ ticker: 'BETA', reporting_period: 2023 });
+    expect(emissions.data[0]).toMatchObject({ scope: '1', unit: 'tCO2e', reporting_period: 2023 });
+    expect(emissions.credits).toEqual({ cost: 25, balance: 75 });
+    expect((await corpdata.periods({ ticker: 'BETA' }, 'ghg-intensity')).data.company_id).toBe(BETA.id);
+    const intensity = await corpdata.ghgIntensity({ ticker: 'BETA', reporting_period: 2023 });
+    expect(intensity.data[0]).toMatchObject({ unit: 'tCO2e/USD million', reporting_period: 2023 });
+    expect(intensity.credits).toEqual({ cost: 25, balance: 50 });
   });
 
   it('answers a 204 with an empty array, and refuses with typed errors', async () => {

@@ -8,6 +8,8 @@ export { retryAfterSeconds } from './retry.js';
 export type { components, paths } from './schema.js';
 
 export type RevenueRecord = components['schemas']['RevenueRecord'];
+export type GhgEmissionRecord = components['schemas']['GhgEmissionRecord'];
+export type GhgIntensityRecord = components['schemas']['GhgIntensityRecord'];
 export type CompanyRecord = components['schemas']['CompanyRecord'];
 export type Account = components['schemas']['Account'];
 export type AvailablePeriods = components['schemas']['AvailablePeriods'];
@@ -21,6 +23,8 @@ export type GhgIntensityProvenance = components['schemas']['GhgIntensityProvenan
 export type AnyProvenance = Provenance | GhgEmissionProvenance | GhgIntensityProvenance;
 export type RevenuesQuery = paths['/api/v1/revenues']['get']['parameters']['query'];
 export type PeriodsQuery = NonNullable<paths['/api/v1/revenues/periods']['get']['parameters']['query']>;
+/** The datasets whose periods a client may ask for (each at `{dataset}/periods`). */
+export type Dataset = 'revenues' | 'ghg-emissions' | 'ghg-intensity';
 
 export interface CorpdataOptions {
   /** The server, e.g. https://corpdata.example.com (no trailing /api/v1). */
@@ -78,9 +82,22 @@ export function createCorpdataClient(options: CorpdataOptions) {
       return unwrap(await api.GET('/api/v1/revenues', { params: { query } }), []);
     },
 
-    /** The periods a company has data for, most recent first (free). */
-    async periods(query: PeriodsQuery): Promise<Answer<RevenuePeriods>> {
-      return unwrap(await api.GET('/api/v1/revenues/periods', { params: { query } }));
+    /** Every emission figure (Scope 1, 2, 3 in tCO2e) of a company-period; an empty array for a 204. */
+    async ghgEmissions(query: RevenuesQuery): Promise<Answer<GhgEmissionRecord[]>> {
+      return unwrap(await api.GET('/api/v1/ghg-emissions', { params: { query } }), []);
+    },
+
+    /** Emissions per USD million of revenue, per scope, of a company-period; an empty array for a 204. */
+    async ghgIntensity(query: RevenuesQuery): Promise<Answer<GhgIntensityRecord[]>> {
+      return unwrap(await api.GET('/api/v1/ghg-intensity', { params: { query } }), []);
+    },
+
+    /** The periods a company has data for in a dataset (revenues by default), most recent first (free). */
+    async periods(query: PeriodsQuery, dataset: Dataset = 'revenues'): Promise<Answer<AvailablePeriods>> {
+      const options = { params: { query } };
+      if (dataset === 'ghg-emissions') return unwrap(await api.GET('/api/v1/ghg-emissions/periods', options));
+      if (dataset === 'ghg-intensity') return unwrap(await api.GET('/api/v1/ghg-intensity/periods', options));
+      return unwrap(await api.GET('/api/v1/revenues/periods', options));
     },
 
     async searchCompanies(query: string): Promise<Answer<CompanyRecord[]>> {

@@ -45,6 +45,8 @@ export interface FuzzReport {
   requests: number;
   raw: number;
   byStatus: Record<string, number>;
+  /** Answers (200, 204) that said they cost something: each must be one charge in the ledger. */
+  paid: number;
   charges: number;
   /** Every answer that broke a rule (5xx, an error not plain text, a missing header) and every ledger discrepancy. */
   discrepancies: string[];
@@ -289,5 +291,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const audit = await auditLedger(options.db, observed);
   for (const d of audit.discrepancies) note('ledger', d);
   if (audit.unseenCharges > 0) note('ledger', `${audit.unseenCharges} charges for requests no client saw answered`);
-  return { requests: sent, raw, byStatus, charges: audit.charges, discrepancies };
+  let paid = 0;
+  for (const seen of observed.byRequestId.values())
+    if ((seen.status === 200 || seen.status === 204) && (seen.cost ?? 0) > 0) paid++;
+  return { requests: sent, raw, byStatus, paid, charges: audit.charges, discrepancies };
 }

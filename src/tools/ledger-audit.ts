@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { REVENUE_FIRST_ACCESS_CREDITS } from '../credits/prices.js';
+import { DATASETS } from '../datasets/registry.js';
 import type { Database } from '../db/schema.js';
 
 /** What a client saw of one request: its status and credit headers, or nothing (the connection broke). */
@@ -67,10 +67,12 @@ export async function auditLedger(db: Kysely<Database>, observed: Observations):
       discrepancies.push(`request ${id} answered ${seen.status} with cost ${seen.cost} but not in the ledger`);
     }
   }
+  // A dataset's ledger entries name it as their endpoint; its first-access price marks a purchase.
+  const firstPrice = new Map(DATASETS.map((d) => [d.name, d.prices.firstAccess]));
   const firsts = new Set<string>();
   for (const c of charges) {
-    if (c.endpoint !== 'revenues' || -Number(c.amount) !== REVENUE_FIRST_ACCESS_CREDITS) continue;
-    const key = `${c.account_id}/${c.company_id}/${c.reporting_period}`;
+    if (firstPrice.get(c.endpoint ?? '') !== -Number(c.amount)) continue;
+    const key = `${c.account_id}/${c.endpoint}/${c.company_id}/${c.reporting_period}`;
     if (firsts.has(key)) discrepancies.push(`first access ${key} charged twice`);
     firsts.add(key);
   }

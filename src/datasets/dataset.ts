@@ -25,8 +25,8 @@ export interface TracePoint {
   page(access: TraceAccess, publicUrl: string): Promise<string>;
   /**
    * The same facts as data (DESIGN §11.3): `GET /api/v1/trace/{id}` and `/trace/{id}` asked for
-   * JSON. Values only for `bought`, as on the page; each dataset names its schema in the
-   * route's 200 (a point without this hook answers those 404).
+   * JSON. Values only for `bought`, as on the page; its schema is the dataset's
+   * `provenanceSchema` (a point without this hook answers those 404).
    */
   provenance?(access: TraceAccess, publicUrl: string): Promise<Record<string, unknown>>;
 }
@@ -60,6 +60,8 @@ export interface Dataset<R = unknown> {
   };
   /** One record of a 200 body (an array of them). */
   readonly recordSchema: TSchema;
+  /** What its points' `provenance` answers (titled: the OpenAPI document names it), when they have one. */
+  readonly provenanceSchema?: TSchema;
   readonly prices: DatasetPrices;
   /**
    * A company's available periods and their records. The periods are also what a per-dataset

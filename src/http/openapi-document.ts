@@ -18,16 +18,17 @@ interface Header {
   example?: unknown;
 }
 
-/** Schemas that get a name in `components.schemas`, found by the `title` the route schemas give them. */
-/** Schemas shown once in `components`: the fixed ones and every dataset's record. */
+/**
+ * Schemas that get a name in `components.schemas`, found by the `title` the route schemas give
+ * them: the fixed ones, and every dataset's record and provenance.
+ */
 const NAMED = new Set([
   'CompanyRecord',
   'Account',
   'AvailablePeriods',
-  'Provenance',
-  'GhgEmissionProvenance',
-  'GhgIntensityProvenance',
-  ...DATASETS.map((d) => String(d.recordSchema.title)),
+  ...DATASETS.flatMap((d) => [d.recordSchema.title, d.provenanceSchema?.title]).flatMap((t) =>
+    t === undefined ? [] : [String(t)],
+  ),
 ]);
 
 const REQUEST_ID: Header = {

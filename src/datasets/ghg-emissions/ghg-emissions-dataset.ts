@@ -1,5 +1,6 @@
 import type { Dataset } from '../dataset.js';
 import { ghgBundle } from './ghg-bundle.js';
+import { GhgEmissionProvenanceSchema } from './ghg-provenance.js';
 import { type GhgEmissionRecord, GhgEmissionRecordSchema } from './ghg-record.js';
 import { traceEmission } from './ghg-trace.js';
 import { loadCompanyEmissions } from './load-emissions.js';
@@ -31,6 +32,7 @@ export const ghgEmissions: Dataset<GhgEmissionRecord> = {
     forbidden: 'The account has no subscription to the GHG datasets.',
   },
   recordSchema: GhgEmissionRecordSchema,
+  provenanceSchema: GhgEmissionProvenanceSchema,
   prices: { firstAccess: GHG_FIRST_ACCESS_CREDITS, repeat: GHG_REPEAT_CREDITS, noData: GHG_NO_DATA_CREDITS },
   load: loadCompanyEmissions,
   mock: mockEmissions,

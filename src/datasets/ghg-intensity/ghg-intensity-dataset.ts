@@ -1,5 +1,6 @@
 import type { Dataset } from '../dataset.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_NO_DATA_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-emissions-dataset.js';
+import { GhgIntensityProvenanceSchema } from './intensity-provenance.js';
 import { type GhgIntensityRecord, GhgIntensityRecordSchema } from './intensity-record.js';
 import { traceIntensity } from './intensity-trace.js';
 import { loadCompanyIntensity } from './load-intensity.js';
@@ -26,6 +27,7 @@ export const ghgIntensity: Dataset<GhgIntensityRecord> = {
     forbidden: 'The account has no subscription to the GHG datasets.',
   },
   recordSchema: GhgIntensityRecordSchema,
+  provenanceSchema: GhgIntensityProvenanceSchema,
   prices: { firstAccess: GHG_FIRST_ACCESS_CREDITS, repeat: GHG_REPEAT_CREDITS, noData: GHG_NO_DATA_CREDITS },
   load: loadCompanyIntensity,
   mock: mockIntensity,

@@ -2,7 +2,7 @@ import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_C
 import { RevenueRecordSchema } from '../../http/schemas.js';
 import { mockRevenues } from '../../mock/mock-data.js';
 import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
-import { provenanceOf } from '../../trace/provenance.js';
+import { ProvenanceSchema, provenanceOf } from '../../trace/provenance.js';
 import { tracePage } from '../../trace/trace-page.js';
 import { loadTraceFacts, loadTraceValues } from '../../trace/trace-query.js';
 import type { Dataset } from '../dataset.js';
@@ -27,6 +27,7 @@ export const revenues: Dataset<RevenueRecord> = {
     forbidden: 'The account has no subscription to the revenues dataset.',
   },
   recordSchema: RevenueRecordSchema,
+  provenanceSchema: ProvenanceSchema,
   prices: { firstAccess: REVENUE_FIRST_ACCESS_CREDITS, repeat: REVENUE_REPEAT_CREDITS, noData: REVENUE_NO_DATA_CREDITS },
   load: loadCompanyRevenues,
   mock: mockRevenues,

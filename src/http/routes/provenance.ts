@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { GhgEmissionProvenanceSchema } from '../../datasets/ghg-emissions/ghg-provenance.js';
-import { GhgIntensityProvenanceSchema } from '../../datasets/ghg-intensity/intensity-provenance.js';
-import { ProvenanceSchema } from '../../trace/provenance.js';
+import { DATASETS } from '../../datasets/registry.js';
 import { loadProvenance } from '../../trace/trace-lookup.js';
 import { authHook, callerOf } from '../auth-hook.js';
 import { ApiError } from '../errors.js';
@@ -36,7 +34,7 @@ const schema = {
       headers: CreditHeaders,
       content: {
         'application/json': {
-          schema: Type.Union([ProvenanceSchema, GhgEmissionProvenanceSchema, GhgIntensityProvenanceSchema]),
+          schema: Type.Union(DATASETS.flatMap((d) => (d.provenanceSchema === undefined ? [] : [d.provenanceSchema]))),
         },
       },
     },

@@ -14,7 +14,7 @@ import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { CREDIT_COST_HEADER, clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
-import { collectApiPaths, refuseOtherMethods } from './http/method-discipline.js';
+import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
 import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { datasetRoute } from './http/routes/dataset-route.js';
@@ -174,6 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   installErrorHandling(app);
   if (config.rateLimit !== null) app.addHook('onRequest', rateLimitHook(ctx, config.rateLimit));
+  routeEveryMethod(app);
   const apiPaths = collectApiPaths(app, API_PREFIX);
   await registerOpenApi(app, config);
   for (const dataset of DATASETS) await app.register(datasetRoute(ctx, dataset));

@@ -118,7 +118,11 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
       return error as CorpdataError;
     };
     const notFound = await refusal(corpdata.revenues({ ticker: 'NOPE', reporting_period: -1 }));
-    expect([notFound.kind, notFound.status, notFound.message]).toEqual(['not_found', 404, 'No company matches ticker NOPE.']);
+    expect([notFound.kind, notFound.status, notFound.message]).toEqual([
+      'not_found',
+      404,
+      'No company matches the given ticker.',
+    ]);
     expect(notFound.requestId).toMatch(/^[0-9a-f-]{36}$/);
     const bad = await refusal(corpdata.searchCompanies(''));
     expect(bad.kind).toBe('bad_request');

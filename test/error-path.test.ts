@@ -82,6 +82,21 @@ describe.each(dialects())('one error path (%s)', (dialect) => {
     expect(unknown.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('names the parameter, never its value, when no company matches (a 404 echoes no input)', async () => {
+    const { key } = await t.account({ credits: 100 });
+    for (const path of [
+      '/api/v1/revenues?ticker=%1B%5B31mEVIL%0D%0AX&reporting_period=2023',
+      '/api/v1/revenues?ticker=%3Cscript%3E&mic_code=XETR&reporting_period=2023',
+      '/api/v1/ghg-emissions?ticker=%1B%5B31mEVIL&reporting_period=2023',
+      '/api/v1/revenues/periods?ticker=%1B%5B31mEVIL%0D%0A',
+    ]) {
+      const res = await t.get(path, key);
+      expect(res.status, path).toBe(404);
+      expect(res.text, path).toMatch(/^No company matches the given ticker( on the given mic_code)?\.$/);
+      expect(res.text).not.toMatch(/EVIL|script/); // and, by the sentence above, no control character
+    }
+  });
+
   it('refuses two Authorization headers with 400, whichever comes first', async () => {
     const { key } = await t.account();
     for (const [a, b] of [

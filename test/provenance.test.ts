@@ -43,6 +43,8 @@ describe.each(dialects())('provenance as JSON (%s)', (dialect) => {
       metric: 'Total Revenue',
       concept: null,
       reporting_period: 2023,
+      period: null,
+      filing: null,
       document: {
         document_id: doc(2),
         title: 'Alpha Annual Report 2023',

@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { methodNotAllowed } from './errors.js';
 
@@ -18,6 +19,17 @@ export function collectApiPaths(app: FastifyInstance, prefix: string): Set<strin
     if (route.url.startsWith(prefix) && methods.includes('GET')) paths.add(route.url);
   });
   return paths;
+}
+
+/**
+ * Lets the router see every method Node's parser accepts (PROPFIND, LOCK, SEARCH …), not only
+ * Fastify's common ones, so {@link refuseOtherMethods} answers them 405 too instead of 404.
+ * Must run before any route is added. CONNECT never reaches a route (it asks for a tunnel).
+ */
+export function routeEveryMethod(app: FastifyInstance): void {
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
 }
 
 /** Registers the 405 answers; must come after the API routes. Refused before any body is read. */

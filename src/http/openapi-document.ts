@@ -38,7 +38,7 @@ const REQUEST_ID: Header = {
   example: '3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11',
 };
 
-/** Sent on every API answer unless the operator turned rate limiting off. */
+/** Sent on every API answer unless the operator turned rate limiting off (then not at all). */
 const RATE_LIMIT_HEADERS: Record<string, Header> = {
   'RateLimit-Policy': {
     description: 'The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.',
@@ -73,7 +73,7 @@ const TEXT_EXAMPLES: Record<string, string> = {
     "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
   '401': 'Missing credentials: send the header "Authorization: Bearer <API key>".',
   '402': 'Insufficient credits: this call costs 25, the balance is 3.',
-  '404': 'No company matches ticker NOPE.',
+  '404': 'No company matches the given ticker.',
   'getProvenance 404': 'No data point has this id.',
   'getAccount 400': "Unknown parameter 'verbose'.",
   'listCompanies 400': "Unknown parameter 'page'.",
@@ -142,8 +142,10 @@ function jsonExamples(publicUrl: string): Record<string, unknown> {
       company_id: COMPANY.company_id,
       company_name: COMPANY.company_name,
       metric: 'Total Revenue',
-      concept: 'Revenues',
+      concept: 'us-gaap:Revenues',
       reporting_period: 2023,
+      period: { start: '2023-01-01', end: '2023-12-31' },
+      filing: { form: '10-K', accession: '0000000002-24-000003', filed_on: '2024-02-20' },
       document: {
         document_id: '10000000-0000-4000-8000-000000000003',
         title: 'Beta Form 10-K 2023',
@@ -186,7 +188,7 @@ function hoist(node: unknown, schemas: Json): unknown {
 }
 
 /** Marks the declared headers required (each route declares only what it always sends) and adds the common ones. */
-function finishResponse(operationId: string, status: string, response: Json, example: unknown): Json {
+function finishResponse(operationId: string, status: string, response: Json, example: unknown, rateLimited: boolean): Json {
   const headers: Record<string, Header> = {};
   for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Header>)) {
     headers[name] = { ...header, required: true };
@@ -194,7 +196,7 @@ function finishResponse(operationId: string, status: string, response: Json, exa
   headers['X-Request-Id'] = REQUEST_ID;
   if (status === '401') headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
   if (status === '429') headers['Retry-After'] = RETRY_AFTER;
-  Object.assign(headers, RATE_LIMIT_HEADERS);
+  for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) headers[name] = { ...header, required: rateLimited };
   const content = response.content as Record<string, Json> | undefined;
   if (content !== undefined) {
     for (const [type, media] of Object.entries(content)) {
@@ -210,8 +212,11 @@ const TOO_MANY = {
   content: { 'text/plain': { schema: { type: 'string', description: 'Plain-text explanation.' } } },
 };
 
-/** The served document for a server whose public base URL is `publicUrl`. */
-export function finishDocument(generated: object, publicUrl: string): object {
+/**
+ * The served document for a server whose public base URL is `publicUrl`; with `rateLimited` the
+ * rate-limit headers, then sent on every answer, are marked required.
+ */
+export function finishDocument(generated: object, publicUrl: string, rateLimited: boolean): object {
   const doc = clone(generated) as Json & {
     info: Json;
     paths: Record<string, Record<string, Json>>;
@@ -229,7 +234,7 @@ export function finishDocument(generated: object, publicUrl: string): object {
       const responses: Record<string, Json> = { ...(operation.responses as Record<string, Json>), '429': clone(TOO_MANY) };
       const operationId = String(operation.operationId);
       for (const [status, response] of Object.entries(responses)) {
-        responses[status] = finishResponse(operationId, status, response, examples[operationId]);
+        responses[status] = finishResponse(operationId, status, response, examples[operationId], rateLimited);
       }
       operation.responses = responses;
       for (const parameter of (operation.parameters ?? []) as Json[]) {

@@ -18,6 +18,35 @@ export const ProvenanceSchema = Type.Object(
       description: "The source's own name for the figure (e.g. an XBRL concept) where the import recorded one; null otherwise.",
     }),
     reporting_period: Type.Integer(),
+    period: Type.Union(
+      [
+        Type.Object(
+          {
+            start: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+              description: 'First day of the period; null when the source gave only its length.',
+            }),
+            end: Type.String({ format: 'date' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The period the figure covers, where the source dated it (a filed figure); null otherwise.' },
+    ),
+    filing: Type.Union(
+      [
+        Type.Object(
+          {
+            form: Type.Union([Type.String(), Type.Null()], { description: 'The SEC form, e.g. 10-K.' }),
+            accession: Type.Union([Type.String(), Type.Null()], { description: 'The SEC accession number.' }),
+            filed_on: Type.String({ format: 'date' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'The filing a figure was read from (SEC ingestion); null for an imported figure.' },
+    ),
     document: Type.Object(
       {
         document_id: Type.String({ format: 'uuid' }),
@@ -60,8 +89,11 @@ export function provenanceOf(facts: TraceFacts, values: TraceValues | undefined,
     company_id: facts.companyId,
     company_name: facts.companyName,
     metric: 'Total Revenue',
-    concept: null,
+    concept: facts.filing?.concept ?? null,
     reporting_period: facts.period,
+    period: facts.filing === null ? null : { start: facts.filing.periodStart, end: facts.filing.periodEnd },
+    filing:
+      facts.filing === null ? null : { form: facts.filing.form, accession: facts.filing.accession, filed_on: facts.filing.filed },
     document: {
       document_id: d.documentId,
       title: d.title,

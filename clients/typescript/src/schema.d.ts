@@ -322,6 +322,22 @@ export interface components {
             /** @description The source's own name for the figure (e.g. an XBRL concept) where the import recorded one; null otherwise. */
             concept: string | null;
             reporting_period: number;
+            /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
+            period: {
+                /** @description First day of the period; null when the source gave only its length. */
+                start: string | null;
+                /** Format: date */
+                end: string;
+            } | null;
+            /** @description The filing a figure was read from (SEC ingestion); null for an imported figure. */
+            filing: {
+                /** @description The SEC form, e.g. 10-K. */
+                form: string | null;
+                /** @description The SEC accession number. */
+                accession: string | null;
+                /** Format: date */
+                filed_on: string;
+            } | null;
             document: {
                 /** Format: uuid */
                 document_id: string;
@@ -517,12 +533,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -561,12 +577,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -583,12 +599,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -613,12 +629,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -642,12 +658,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -671,12 +687,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -693,16 +709,16 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example No company matches ticker NOPE. */
+                    /** @example No company matches the given ticker. */
                     "text/plain": string;
                 };
             };
@@ -723,12 +739,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -748,12 +764,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -814,12 +830,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -848,12 +864,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -878,12 +894,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -907,12 +923,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -929,16 +945,16 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example No company matches ticker NOPE. */
+                    /** @example No company matches the given ticker. */
                     "text/plain": string;
                 };
             };
@@ -959,12 +975,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,12 +1000,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1055,12 +1071,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1127,12 +1143,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1149,12 +1165,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1179,12 +1195,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1208,12 +1224,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,12 +1253,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1259,16 +1275,16 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example No company matches ticker NOPE. */
+                    /** @example No company matches the given ticker. */
                     "text/plain": string;
                 };
             };
@@ -1289,12 +1305,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1314,12 +1330,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1380,12 +1396,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1414,12 +1430,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1444,12 +1460,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1473,12 +1489,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1495,16 +1511,16 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example No company matches ticker NOPE. */
+                    /** @example No company matches the given ticker. */
                     "text/plain": string;
                 };
             };
@@ -1525,12 +1541,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1550,12 +1566,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,12 +1637,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,12 +1709,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1715,12 +1731,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1745,12 +1761,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1774,12 +1790,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1803,12 +1819,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1825,16 +1841,16 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example No company matches ticker NOPE. */
+                    /** @example No company matches the given ticker. */
                     "text/plain": string;
                 };
             };
@@ -1855,12 +1871,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1880,12 +1896,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1946,12 +1962,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1980,12 +1996,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,12 +2026,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2039,12 +2055,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2061,16 +2077,16 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example No company matches ticker NOPE. */
+                    /** @example No company matches the given ticker. */
                     "text/plain": string;
                 };
             };
@@ -2091,12 +2107,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,12 +2132,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,12 +2178,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,12 +2213,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,12 +2243,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,12 +2272,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2286,12 +2302,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,12 +2327,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,12 +2369,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2394,12 +2410,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2416,12 +2432,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,12 +2462,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,12 +2491,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2505,12 +2521,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,12 +2546,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,12 +2586,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2605,12 +2621,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2635,12 +2651,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,12 +2681,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2690,12 +2706,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2736,12 +2752,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,8 +2767,17 @@ export interface operations {
                      *       "company_id": "00000000-0000-4000-8000-000000000002",
                      *       "company_name": "Beta Corporation",
                      *       "metric": "Total Revenue",
-                     *       "concept": "Revenues",
+                     *       "concept": "us-gaap:Revenues",
                      *       "reporting_period": 2023,
+                     *       "period": {
+                     *         "start": "2023-01-01",
+                     *         "end": "2023-12-31"
+                     *       },
+                     *       "filing": {
+                     *         "form": "10-K",
+                     *         "accession": "0000000002-24-000003",
+                     *         "filed_on": "2024-02-20"
+                     *       },
                      *       "document": {
                      *         "document_id": "10000000-0000-4000-8000-000000000003",
                      *         "title": "Beta Form 10-K 2023",
@@ -2788,12 +2813,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,12 +2843,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2843,12 +2868,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2873,12 +2898,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2898,12 +2923,12 @@ export interface operations {
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     /**
                      * @description Requests r left to the caller now, and t seconds until its quota is full again.
                      * @example "default";r=99;t=1
                      */
-                    RateLimit?: string;
+                    RateLimit: string;
                     [name: string]: unknown;
                 };
                 content: {

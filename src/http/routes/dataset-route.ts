@@ -88,14 +88,16 @@ function schemaOf(dataset: Dataset) {
 export const IdentifierQuery = Type.Omit(RevenuesQuery, ['reporting_period'], { additionalProperties: false });
 export type IdentifierQuery = Static<typeof IdentifierQuery>;
 
-/** The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code). */
+/**
+ * The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code).
+ * `described` names the parameters, never their values: a 404 echoes no input (docs/hardening.md).
+ */
 export function lookUp(catalog: Catalog, q: IdentifierQuery): { company: Company | undefined; described: string } {
-  if (q.company_id !== undefined)
-    return { company: catalog.byId(q.company_id.toLowerCase()), described: `company_id ${q.company_id}` };
-  if (q.isin !== undefined) return { company: catalog.byIsin(q.isin), described: `ISIN ${q.isin}` };
-  if (q.lei !== undefined) return { company: catalog.byLei(q.lei), described: `LEI ${q.lei}` };
+  if (q.company_id !== undefined) return { company: catalog.byId(q.company_id.toLowerCase()), described: 'the given company_id' };
+  if (q.isin !== undefined) return { company: catalog.byIsin(q.isin), described: 'the given isin' };
+  if (q.lei !== undefined) return { company: catalog.byLei(q.lei), described: 'the given lei' };
   if (q.ticker !== undefined) {
-    const described = q.mic_code === undefined ? `ticker ${q.ticker}` : `ticker ${q.ticker} on ${q.mic_code}`;
+    const described = q.mic_code === undefined ? 'the given ticker' : 'the given ticker on the given mic_code';
     return { company: catalog.byTicker(q.ticker, q.mic_code), described };
   }
   throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');

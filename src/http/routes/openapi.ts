@@ -14,7 +14,7 @@ export const openapiRoute =
     app.get('/api/v1/openapi.json', { ...GET_ONLY, schema: { hide: true } }, async (_request, reply) => {
       const publicUrl = config.publicUrl;
       if (served?.publicUrl !== publicUrl) {
-        served = { publicUrl, json: JSON.stringify(finishDocument(app.swagger(), publicUrl)) };
+        served = { publicUrl, json: JSON.stringify(finishDocument(app.swagger(), publicUrl, config.rateLimit !== null)) };
       }
       return reply.type('application/json; charset=utf-8').send(served.json);
     });

@@ -115,6 +115,15 @@ describe.each(dialects())('provenance as JSON (%s)', (dialect) => {
     const bought = JSON.parse((await client.request('GET', `/trace/${BETA_2023}`, undefined, JSON_ACCEPT)).text) as Provenance;
     expect(bought.values).toMatchObject({ value: 8362000000, original_ccy: 'USD', fx_rate: '1' });
 
+    // The same by API key, without a session: values for the account that bought, none for another.
+    const byKey = (key: string) =>
+      fetch(`${t.url}/trace/${BETA_2023}`, { headers: { ...JSON_ACCEPT, authorization: `Bearer ${key}` } });
+    expect(((await (await byKey(account.key)).json()) as Provenance).values).toMatchObject({ value: 8362000000 });
+    expect(((await (await byKey((await t.account()).key)).json()) as Provenance).values).toBeNull();
+    const badKey = await byKey('not-a-key');
+    expect([badKey.status, badKey.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+    expect(badKey.headers.get('content-type')).toMatch(/^text\/plain/);
+
     // A browser still gets the page; an unknown id is a plain 404.
     const page = await fetch(`${t.url}/trace/${BETA_2023}`, { headers: { accept: 'text/html,application/json;q=0.9' } });
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);

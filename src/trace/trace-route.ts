@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
+import { unauthorized } from '../http/errors.js';
 import { installPageErrors, sendErrorPage, sendPage } from '../web/respond.js';
 import { wantsJson } from './provenance.js';
 import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
@@ -9,7 +10,8 @@ import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source
  * document; its values only an account signed in to the console that bought the company-period
  * in the data point's dataset. Each dataset finds and renders its own points. Asked for JSON
- * (`Accept: application/json`), it answers the same as provenance data.
+ * (`Accept: application/json`), it answers the same as provenance data, whose values an account
+ * sees by its console session or by an API key (DESIGN §11.3); a key that fails is a 401.
  */
 export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -19,8 +21,19 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get<{ Params: { id: string } }>('/trace/:id', { schema: { hide: true } }, async (request, reply) => {
       if (wantsJson(request.headers.accept)) {
         reply.header('vary', 'accept').header('cache-control', 'no-store');
-        const session = await auth.current(request);
-        const provenance = await loadProvenance(db, request.params.id, session?.accountId, ctx.config.publicUrl);
+        let accountId = (await auth.current(request))?.accountId;
+        if (accountId === undefined && request.headers.authorization !== undefined) {
+          const caller = await ctx.verifier.verify(request.headers.authorization);
+          if (!caller.ok) {
+            return reply
+              .code(401)
+              .header('www-authenticate', 'Bearer')
+              .type('text/plain; charset=utf-8')
+              .send(unauthorized(caller.failure).message);
+          }
+          if (caller.mode === 'account') accountId = caller.accountId;
+        }
+        const provenance = await loadProvenance(db, request.params.id, accountId, ctx.config.publicUrl);
         if (provenance === undefined) {
           return reply.code(404).type('text/plain; charset=utf-8').send('No data point has this id.');
         }

@@ -47,6 +47,22 @@ describe.each(dialects())('test mode (%s)', (dialect) => {
     expect(await snapshot(t)).toEqual(before);
   });
 
+  it('answers for the company_id asked, so a mock search result can be followed to its figures', async () => {
+    const [found] = (await t.get('/api/v1/companies/search?query=apple', TEST_TOKEN)).json<Array<{ company_id: string }>>();
+    const id = found?.company_id ?? '';
+    for (const path of [
+      `/api/v1/revenues?company_id=${id}&reporting_period=-1`,
+      `/api/v1/revenues?company_id=${id.toUpperCase()}&reporting_period=2023`,
+      `/api/v1/ghg-emissions?company_id=${id}&reporting_period=2023`,
+      `/api/v1/ghg-intensity?company_id=${id}&reporting_period=2023`,
+    ]) {
+      const res = await t.get(path, TEST_TOKEN);
+      expect(res.status, path).toBe(200);
+      for (const record of res.json<Array<{ company_id: string }>>()) expect(record.company_id, path).toBe(id);
+    }
+    expect((await t.get(`/api/v1/revenues/periods?company_id=${id}`, TEST_TOKEN)).json()).toMatchObject({ company_id: id });
+  });
+
   it('gives plausible revenue records for the requested period', async () => {
     const res = await t.get('/api/v1/revenues?ticker=MSFT&reporting_period=2022', TEST_TOKEN);
     const [r] = res.json<Array<{ reporting_period: number; value: number; ccy: string }>>();

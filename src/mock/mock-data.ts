@@ -16,6 +16,16 @@ export function uuidFrom(seed: string): string {
 }
 
 export const MOCK_YEAR = 2025;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The mock company an identifier names: a `company_id` the caller gave is that company (so a mock
+ * search result's id, fed back, answers for the same id); any other identifier maps to a stable id.
+ */
+export function mockCompanyId(identifier: string): string {
+  return UUID.test(identifier) ? identifier.toLowerCase() : uuidFrom(`company:${identifier.toUpperCase()}`);
+}
 const MOCK_CURRENCIES = [
   { ccy: 'USD', usdPerUnit: 1 },
   { ccy: 'EUR', usdPerUnit: 1.08 },
@@ -48,7 +58,7 @@ export function mockRevenues(identifier: string, requestedPeriod: number, public
   const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
   const usd = ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
   const original = currency.ccy === 'USD' ? usd : Math.round(usd / currency.usdPerUnit);
-  const companyId = uuidFrom(`company:${identifier.toUpperCase()}`);
+  const companyId = mockCompanyId(identifier);
   const documentId = uuidFrom(`document:${seed}`);
   return [
     {
@@ -78,7 +88,7 @@ export function mockList(): CompanyRecord[] {
 /** The periods the mock has for any identifier: the six most recent years, most recent first. */
 export function mockPeriods(identifier: string): { company_id: string; reporting_periods: number[] } {
   return {
-    company_id: uuidFrom(`company:${identifier.toUpperCase()}`),
+    company_id: mockCompanyId(identifier),
     reporting_periods: [0, 1, 2, 3, 4, 5].map((n) => MOCK_YEAR - n),
   };
 }

@@ -1,4 +1,4 @@
-import { digest, MOCK_YEAR, uuidFrom } from '../../mock/mock-data.js';
+import { digest, MOCK_YEAR, mockCompanyId, uuidFrom } from '../../mock/mock-data.js';
 import type { GhgEmissionRecord } from './ghg-record.js';
 
 /**
@@ -9,7 +9,7 @@ export function mockEmissions(identifier: string, requestedPeriod: number, publi
   const period = requestedPeriod < 0 ? MOCK_YEAR + 1 + requestedPeriod : requestedPeriod;
   const seed = `${identifier.toUpperCase()}|${period}`;
   const d = digest(`ghg:${seed}`);
-  const companyId = uuidFrom(`company:${identifier.toUpperCase()}`);
+  const companyId = mockCompanyId(identifier);
   const documentId = uuidFrom(`ghg-document:${seed}`);
   const scope1 = (d.readUInt32BE(0) % 5_000_000) + 10_000;
   const location = (d.readUInt32BE(4) % 2_000_000) + 5_000;

@@ -82,6 +82,21 @@ describe.each(dialects())('one error path (%s)', (dialect) => {
     expect(unknown.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('refuses a malformed percent-encoding in the query with 400 naming the parameter, charging nothing', async () => {
+    const { key } = await t.account({ credits: 100 });
+    for (const [path, name] of [
+      ['/api/v1/companies/search?query=%E0%A4%A', 'query'],
+      ['/api/v1/companies/search?query=%ZZabc', 'query'],
+      ['/api/v1/revenues?ticker=MSF%T&reporting_period=2023', 'ticker'],
+      ['/api/v1/revenues?ticker=BETA&reporting_period=2023&x%FF=1', 'x%FF'],
+    ] as const) {
+      const res = await t.get(path, key);
+      expect([res.status, res.cost], path).toEqual([400, null]);
+      expect(res.text).toBe(`Invalid parameter '${name}': its percent-encoding is malformed.`);
+    }
+    expect((await t.get('/api/v1/account', key)).json()).toMatchObject({ balance: 100 });
+  });
+
   it('names the parameter, never its value, when no company matches (a 404 echoes no input)', async () => {
     const { key } = await t.account({ credits: 100 });
     for (const path of [

@@ -14,12 +14,41 @@ function isInteger(p: QueryProperty): boolean {
 const PLAIN_INTEGER = /^(?:0|-?[1-9][0-9]{0,8})$/;
 
 /**
- * Checks what the schema validator cannot say clearly, before it runs: unknown names (typos such
- * as `reporting_year`), a parameter given twice, an empty value, and integers written as anything
- * but a plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01", "+1", "1e3"), which the
- * validator's type coercion would otherwise accept. Each refusal names the parameter.
+ * The parameter of the raw query string whose percent-encoding is malformed (a `%` without two hex
+ * digits, or bytes that are not UTF-8), which the query parser would pass on half-decoded.
+ */
+function malformedParameter(url: string): string | undefined {
+  const at = url.indexOf('?');
+  if (at < 0 || url.indexOf('%', at) < 0) return undefined;
+  for (const pair of url.slice(at + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    try {
+      decodeURIComponent(name);
+      decodeURIComponent(pair.slice(eq + 1));
+    } catch {
+      let readable = name;
+      try {
+        readable = decodeURIComponent(name);
+      } catch {}
+      return readable;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks what the schema validator cannot say clearly, before it runs: a malformed percent-encoding,
+ * unknown names (typos such as `reporting_year`), a parameter given twice, an empty value, and
+ * integers written as anything but a plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01",
+ * "+1", "1e3"), which the validator's type coercion would otherwise accept. Each refusal names the
+ * parameter.
  */
 export async function queryGuard(request: FastifyRequest): Promise<void> {
+  const malformed = malformedParameter(request.raw.url ?? '');
+  if (malformed !== undefined) {
+    throw badRequest(`Invalid parameter '${safeName(malformed)}': its percent-encoding is malformed.`);
+  }
   const schema = request.routeOptions.schema?.querystring as
     | { properties?: Record<string, QueryProperty & { description?: string }> }
     | undefined;

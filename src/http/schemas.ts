@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MIC_CODES } from '../catalog/mic-codes.js';
 import { CURRENCIES } from '../revenues/currencies.js';
 
 /** Schemas shared by the routes; the OpenAPI document is generated from these same objects. */
@@ -25,12 +26,20 @@ export const ReportingPeriod = Type.Union(
   },
 );
 
+/**
+ * A Market Identifier Code of the spec's list as one enum (DESIGN §11.7), not a union of literals,
+ * for parameters and records alike: generated clients get one string-union type.
+ */
+export function micCodeSchema(description: string) {
+  return Type.Unsafe<(typeof MIC_CODES)[number]>(Type.String({ enum: [...MIC_CODES], description }));
+}
+
 export const CompanyRecordSchema = Type.Object(
   {
     company_id: Type.String({ format: 'uuid', description: 'Internal company identifier.' }),
     company_name: Type.String(),
     ticker: Type.String({ description: 'Ticker of the primary listing.' }),
-    mic_code: Type.String({ description: 'MIC of the primary listing.' }),
+    mic_code: micCodeSchema('MIC of the primary listing.'),
     country: Type.Union([Type.String(), Type.Null()], { description: 'Country name; null when unknown.' }),
   },
   { additionalProperties: false, title: 'CompanyRecord' },

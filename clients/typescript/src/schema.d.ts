@@ -291,8 +291,11 @@ export interface components {
             company_name: string;
             /** @description Ticker of the primary listing. */
             ticker: string;
-            /** @description MIC of the primary listing. */
-            mic_code: string;
+            /**
+             * @description MIC of the primary listing.
+             * @enum {string}
+             */
+            mic_code: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
             /** @description Country name; null when unknown. */
             country: string | null;
         };

@@ -3,7 +3,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Catalog, Company } from '../../catalog/catalog.js';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
-import { MIC_CODES } from '../../catalog/mic-codes.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
@@ -12,7 +11,7 @@ import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
 import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
-import { CreditHeaders, commonErrors, ReportingPeriod, textResponse } from '../schemas.js';
+import { CreditHeaders, commonErrors, micCodeSchema, ReportingPeriod, textResponse } from '../schemas.js';
 import { periodsRoute } from './periods.js';
 
 /** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
@@ -25,12 +24,7 @@ export const RevenuesQuery = Type.Object(
         description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
       }),
     ),
-    mic_code: Type.Optional(
-      // One enum rather than a union of literals: generated clients get one string-union type.
-      Type.Unsafe<(typeof MIC_CODES)[number]>(
-        Type.String({ enum: [...MIC_CODES], description: 'one of the Market Identifier Codes listed in the API reference.' }),
-      ),
-    ),
+    mic_code: Type.Optional(micCodeSchema('one of the Market Identifier Codes listed in the API reference.')),
     company_id: Type.Optional(
       Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
     ),

@@ -121,7 +121,7 @@ describe.each(dialects())('the free calls: account and revenue periods (%s)', (d
 
     const unknown = await t.get('/api/v1/revenues/periods?ticker=NOPE', a.key);
     expect(unknown.status).toBe(404);
-    expect(unknown.text).toContain('NOPE');
+    expect(unknown.text).toBe('No company matches the given ticker.');
 
     const none = await t.account({ credits: 50, subscription: 'none' });
     const forbidden = await t.get('/api/v1/revenues/periods?ticker=BETA', none.key);

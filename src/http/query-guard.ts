@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { badRequest, safeName } from './errors.js';
 
 interface QueryProperty {
@@ -17,9 +17,20 @@ const PLAIN_INTEGER = /^(?:0|-?[1-9][0-9]{0,8})$/;
  * Checks what the schema validator cannot say clearly, before it runs: unknown names (typos such
  * as `reporting_year`), a parameter given twice, an empty value, and integers written as anything
  * but a plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01", "+1", "1e3"), which the
- * validator's type coercion would otherwise accept. Each refusal names the parameter.
+ * validator's type coercion would otherwise accept. Each refusal names the parameter. A callback
+ * hook, not an async one: it runs on every API call, and a promise each costs.
  */
-export async function queryGuard(request: FastifyRequest): Promise<void> {
+export function queryGuard(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  try {
+    checkQuery(request);
+  } catch (error) {
+    return done(error as Error);
+  }
+  done();
+}
+
+/** Throws the 400 for the first parameter that breaks one of the rules above. */
+function checkQuery(request: FastifyRequest): void {
   const schema = request.routeOptions.schema?.querystring as
     | { properties?: Record<string, QueryProperty & { description?: string }> }
     | undefined;

@@ -29,18 +29,25 @@ function authorizationCount(rawHeaders: string[]): number {
 export function authHook(ctx: AppContext) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (authorizationCount(request.raw.rawHeaders) > 1) {
-      return done(badRequest("Header 'Authorization' is given more than once: send exactly one."));
+      done(badRequest("Header 'Authorization' is given more than once: send exactly one."));
+      return;
     }
-    if (request.caller !== null) return done();
+    if (request.caller !== null) {
+      done();
+      return;
+    }
     const header = request.headers.authorization;
     const known = ctx.verifier.known(header);
-    if (known !== undefined) return admit(request, known, done);
-    ctx.verifier.verify(header).then((result) => admit(request, result, done), done);
+    if (known !== undefined) admit(request, known, done);
+    else ctx.verifier.verify(header).then((result) => admit(request, result, done), done);
   };
 }
 
 function admit(request: FastifyRequest, result: AuthResult, done: HookHandlerDoneFunction): void {
-  if (!result.ok) return done(unauthorized(result.failure));
+  if (!result.ok) {
+    done(unauthorized(result.failure));
+    return;
+  }
   request.caller = result;
   done();
 }

@@ -24,7 +24,8 @@ export function queryGuard(request: FastifyRequest, _reply: FastifyReply, done: 
   try {
     checkQuery(request);
   } catch (error) {
-    return done(error as Error);
+    done(error as Error);
+    return;
   }
   done();
 }

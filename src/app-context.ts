@@ -16,5 +16,5 @@ export interface AppContext {
   readonly verifier: KeyVerifier;
   readonly billing: Biller;
   /** True when the key's last-use stamp is due (at most once a minute), to keep writes rare. */
-  keyUseDue(keyId: string): boolean;
+  keyUseDue(keyId: string, nowMs: number): boolean;
 }

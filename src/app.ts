@@ -116,8 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onDataChange: (listener) => dataListeners.push(listener),
     verifier,
     billing: new Biller(db),
-    keyUseDue: (keyId) => {
-      const now = clock().getTime();
+    keyUseDue: (keyId, now) => {
       const last = lastTouch.get(keyId);
       if (last !== undefined && now - last < KEY_TOUCH_INTERVAL_MS) return false;
       if (lastTouch.size > 100_000) lastTouch.clear();

@@ -36,7 +36,15 @@ interface KeyState {
   accountId: string;
   revoked: boolean;
   subscriptions: ReadonlySet<string>;
+  /** The caller a valid key of this state makes, made once (see {@link KeyVerifier.known}). */
+  caller(keyId: string): AuthResult;
 }
+
+const TEST_MODE: AuthResult = Object.freeze({ ok: true, mode: 'test' });
+const MISSING: AuthResult = Object.freeze({ ok: false, failure: 'missing' });
+const MALFORMED: AuthResult = Object.freeze({ ok: false, failure: 'malformed' });
+const EXPIRED: AuthResult = Object.freeze({ ok: false, failure: 'expired' });
+const REVOKED: AuthResult = Object.freeze({ ok: false, failure: 'revoked' });
 
 const TEST_TOKEN_BYTES = Buffer.from(TEST_TOKEN);
 const CLAIMS_CAPACITY = 50_000;
@@ -69,13 +77,25 @@ export class KeyVerifier {
     this.#states = new Map();
   }
 
+  /**
+   * The answer without waiting on anything, when it is known: no or a malformed header, the test
+   * token, or a key whose signature and state are cached (every call after a key's first, until
+   * the next revocation anywhere). Undefined when {@link verify} must run.
+   */
+  known(header: string | undefined): AuthResult | undefined {
+    const token = this.#token(header);
+    if (typeof token !== 'string') return token;
+    if (isTestToken(token)) return TEST_MODE;
+    const claims = this.#claims.get(token);
+    if (claims === undefined) return undefined;
+    const state = this.#states.get(claims.keyId);
+    return state === undefined ? undefined : this.#judge(claims, state);
+  }
+
   async verify(header: string | undefined): Promise<AuthResult> {
-    if (header === undefined || header === '') return { ok: false, failure: 'missing' };
-    const match = /^(\S+) ([A-Za-z0-9_\-.=]+)$/.exec(header);
-    const token = match?.[2];
-    // The scheme name is case-insensitive in HTTP (RFC 9110 §11.1); the token is not.
-    if (token === undefined || match?.[1]?.toLowerCase() !== 'bearer') return { ok: false, failure: 'malformed' };
-    if (isTestToken(token)) return { ok: true, mode: 'test' };
+    const token = this.#token(header);
+    if (typeof token !== 'string') return token;
+    if (isTestToken(token)) return TEST_MODE;
     let claims = this.#claims.get(token);
     if (claims === undefined) {
       const verified = await this.#verifyToken(token);
@@ -84,12 +104,23 @@ export class KeyVerifier {
       if (this.#claims.size >= CLAIMS_CAPACITY) this.#claims.clear();
       this.#claims.set(token, claims);
     }
-    if (claims.exp !== undefined && claims.exp * 1000 <= this.clock().getTime()) return { ok: false, failure: 'expired' };
-    const state = await this.#state(claims.keyId);
-    if (state === undefined || state.revoked || state.accountId !== claims.accountId) {
-      return { ok: false, failure: 'revoked' };
-    }
-    return { ok: true, mode: 'account', accountId: claims.accountId, keyId: claims.keyId, subscriptions: state.subscriptions };
+    return this.#judge(claims, await this.#state(claims.keyId));
+  }
+
+  /** The bearer token of the header, or why there is none. */
+  #token(header: string | undefined): string | AuthResult {
+    if (header === undefined || header === '') return MISSING;
+    const match = /^(\S+) ([A-Za-z0-9_\-.=]+)$/.exec(header);
+    const token = match?.[2];
+    // The scheme name is case-insensitive in HTTP (RFC 9110 §11.1); the token is not.
+    if (token === undefined || match?.[1]?.toLowerCase() !== 'bearer') return MALFORMED;
+    return token;
+  }
+
+  #judge(claims: Claims, state: KeyState | undefined): AuthResult {
+    if (claims.exp !== undefined && claims.exp * 1000 <= this.clock().getTime()) return EXPIRED;
+    if (state === undefined || state.revoked || state.accountId !== claims.accountId) return REVOKED;
+    return state.caller(claims.keyId);
   }
 
   async #verifyToken(token: string): Promise<{ ok: true; claims: Claims } | { ok: false; failure: AuthFailure }> {
@@ -133,10 +164,17 @@ export class KeyVerifier {
       .select('subscription')
       .where('account_id', '=', row.account_id)
       .execute();
-    const state = {
-      accountId: row.account_id,
+    const accountId = row.account_id;
+    const subscriptions: ReadonlySet<string> = new Set(held.map((h) => h.subscription));
+    let made: AuthResult | undefined;
+    const state: KeyState = {
+      accountId,
       revoked: row.revoked_at !== null,
-      subscriptions: new Set(held.map((h) => h.subscription)),
+      subscriptions,
+      caller: (id) => {
+        made ??= Object.freeze({ ok: true, mode: 'account', accountId, keyId: id, subscriptions });
+        return made;
+      },
     };
     // Only remember it if no invalidation happened while we read.
     if (states === this.#states) states.set(keyId, state);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { type BatchOutcome, chargeBatch, chargeStatements } from './charge-batch.js';
+import { type FixedTransaction, fixedTransaction } from '../db/fixed-transaction.js';
+import { type BatchOutcome, chargeBatch } from './charge-batch.js';
 
 /** What a billed call asks of the ledger. */
 export interface ChargeRequest {
@@ -45,12 +46,12 @@ const MAX_BATCH = 256;
  * carries many charges, which is what makes the billed path cheap on both databases.
  */
 export class Biller {
-  readonly #statements;
+  readonly #transaction: FixedTransaction;
   #queue: Pending[] = [];
   #draining = false;
 
   constructor(private readonly db: Db) {
-    this.#statements = chargeStatements(db.dialect);
+    this.#transaction = fixedTransaction(db);
   }
 
   charge(req: ChargeRequest): Promise<ChargeResult> {
@@ -106,6 +107,6 @@ export class Biller {
   }
 
   #transact(requests: ChargeRequest[]): Promise<BatchOutcome[]> {
-    return this.db.kysely.transaction().execute((trx) => chargeBatch(trx, this.#statements, requests));
+    return this.#transaction(() => chargeBatch(requests));
   }
 }

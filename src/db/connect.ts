@@ -8,10 +8,15 @@ import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['kind'];
 
-/** A Kysely handle plus the one fact the few dialect branches need. */
-export interface Db {
+/**
+ * A Kysely handle plus the one fact the few dialect branches need; on SQLite also the connection
+ * itself, for the billed path's synchronous transactions (see fixed-transaction.ts).
+ */
+export type Db = DbOf<'postgres'> | (DbOf<'sqlite'> & { readonly sqlite: SqliteDatabase.Database });
+
+interface DbOf<D extends Dialect> {
   readonly kysely: Kysely<Database>;
-  readonly dialect: Dialect;
+  readonly dialect: D;
   close(): Promise<void>;
 }
 
@@ -65,7 +70,7 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
     // Another process (the CLI next to a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 10000');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -22,13 +22,18 @@ export async function bill(
     reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
     return;
   }
+  const now = ctx.clock();
+  // Spelled out, not spread from `what`: this object is made on every billed call.
   const result = await ctx.billing.charge({
-    ...what,
     accountId: caller.accountId,
     keyId: caller.keyId,
+    endpoint: what.endpoint,
+    price: what.price,
+    purchase: what.purchase,
+    subject: what.subject,
     requestId: request.id,
-    at: ctx.clock().toISOString(),
-    touchKey: ctx.keyUseDue(caller.keyId),
+    at: now.toISOString(),
+    touchKey: ctx.keyUseDue(caller.keyId, now.getTime()),
   });
   if (!result.ok) {
     throw new ApiError(

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { badRequest, safeName } from './errors.js';
 
 interface QueryProperty {
@@ -42,9 +42,20 @@ function malformedParameter(url: string): string | undefined {
  * unknown names (typos such as `reporting_year`), a parameter given twice, an empty value, and
  * integers written as anything but a plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01",
  * "+1", "1e3"), which the validator's type coercion would otherwise accept. Each refusal names the
- * parameter.
+ * parameter. A callback hook, not an async one: it runs on every API call, and a promise each costs.
  */
-export async function queryGuard(request: FastifyRequest): Promise<void> {
+export function queryGuard(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  try {
+    checkQuery(request);
+  } catch (error) {
+    done(error as Error);
+    return;
+  }
+  done();
+}
+
+/** Throws the 400 for the first parameter that breaks one of the rules above. */
+function checkQuery(request: FastifyRequest): void {
   const malformed = malformedParameter(request.raw.url ?? '');
   if (malformed !== undefined) {
     throw badRequest(`Invalid parameter '${safeName(malformed)}': its percent-encoding is malformed.`);

@@ -150,7 +150,12 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
             ? {
                 endpoint: dataset.name,
                 price: prices.firstAccess,
-                purchase: { ...subject, dataset: dataset.name, repeatPrice: prices.repeat },
+                purchase: {
+                  companyId: subject.companyId,
+                  period: subject.period,
+                  dataset: dataset.name,
+                  repeatPrice: prices.repeat,
+                },
               }
             : { endpoint: dataset.name, price: prices.noData, subject },
         );

@@ -164,60 +164,74 @@ class IntBuffer {
   }
 }
 
-/** Collects (key, id) pairs while entries are added in id order, then lays them out as a table. */
+/**
+ * Collects the keys of entries added one after another (entry numbers ascending), then lays them
+ * out as a table whose ids are the entries' ranks in a given order. Keys are kept per entry, not as
+ * (key, id) pairs sorted later: the ranks are known only once every entry is in, and reading the
+ * entries in rank order puts every list in ascending order without sorting it.
+ */
 export class PostingsBuilder {
   readonly #numbers = new Map<string, number>();
   readonly #keys: string[] = [];
-  readonly #pairKeys = new IntBuffer();
-  readonly #pairIds = new IntBuffer();
+  /** The key numbers of every entry, entry after entry. */
+  readonly #values = new IntBuffer();
+  /** Entry e's key numbers are #values[#entryStarts[e] .. #entryStarts[e + 1]). */
+  readonly #entryStarts = new IntBuffer();
 
-  add(key: string, id: number): void {
+  /** Adds a key to entry `entry`, which is not below the entry of the previous call. */
+  add(key: string, entry: number): void {
     let n = this.#numbers.get(key);
     if (n === undefined) {
       n = this.#keys.length;
       this.#numbers.set(key, n);
       this.#keys.push(key);
     }
-    this.#pairKeys.push(n);
-    this.#pairIds.push(id);
+    while (this.#entryStarts.length <= entry) this.#entryStarts.push(this.#values.length);
+    this.#values.push(n);
   }
 
-  /** The table; with `sorted`, list numbers follow the keys' order, so a key range is a number range. */
-  build(sorted = false): PostingsTable {
+  /**
+   * The table. With `sorted`, list numbers follow the keys' order, so a key range is a number
+   * range. `order` lists the entries by rank (the ids of the table); without it, entry e is id e.
+   */
+  build(sorted = false, order?: Int32Array): PostingsTable {
     let keys = this.#keys;
     let renumber: Int32Array | undefined;
     const numbers = this.#numbers;
     if (sorted) {
-      const order = Array.from({ length: keys.length }, (_, i) => i);
-      const unsorted = keys;
-      order.sort((a, b) => ((unsorted[a] as string) < (unsorted[b] as string) ? -1 : 1));
-      keys = order.map((i) => unsorted[i] as string);
+      // The engine's own sort of the strings, without a comparator to call, then each key's place.
+      keys = keys.slice().sort();
       renumber = new Int32Array(keys.length);
-      for (let i = 0; i < order.length; i++) renumber[order[i] as number] = i;
+      for (let i = 0; i < keys.length; i++) renumber[numbers.get(keys[i] as string) as number] = i;
     }
-    const count = this.#pairKeys.length;
-    const pk = this.#pairKeys.data;
-    const pi = this.#pairIds.data;
+    const count = order === undefined ? this.#entryStarts.length : order.length;
+    while (this.#entryStarts.length <= count) this.#entryStarts.push(this.#values.length);
+    const values = this.#values.data;
+    const entryStarts = this.#entryStarts.data;
     const starts = new Int32Array(keys.length + 1);
     const lastId = new Int32Array(keys.length).fill(-1);
-    // Count (dropping a word named twice in one name), then place: ids arrive ascending per key.
-    for (let i = 0; i < count; i++) {
-      const n = renumber === undefined ? (pk[i] as number) : (renumber[pk[i] as number] as number);
-      pk[i] = n;
-      if (lastId[n] === pi[i]) pk[i] = -1;
-      else {
-        lastId[n] = pi[i] as number;
+    // Count (a word named twice in one name counts once), then place: ids come ascending.
+    for (let id = 0; id < count; id++) {
+      const e = order === undefined ? id : (order[id] as number);
+      for (let v = entryStarts[e] as number, end = entryStarts[e + 1] as number; v < end; v++) {
+        const n = renumber === undefined ? (values[v] as number) : (renumber[values[v] as number] as number);
+        if (lastId[n] === id) continue;
+        lastId[n] = id;
         starts[n + 1] = (starts[n + 1] as number) + 1;
       }
     }
     for (let n = 0; n < keys.length; n++) starts[n + 1] = (starts[n + 1] as number) + (starts[n] as number);
     const fill = starts.slice(0, keys.length);
     const ids = new Int32Array(starts[keys.length] as number);
-    for (let i = 0; i < count; i++) {
-      const n = pk[i] as number;
-      if (n < 0) continue;
-      ids[fill[n] as number] = pi[i] as number;
-      fill[n] = (fill[n] as number) + 1;
+    for (let id = 0; id < count; id++) {
+      const e = order === undefined ? id : (order[id] as number);
+      for (let v = entryStarts[e] as number, end = entryStarts[e + 1] as number; v < end; v++) {
+        const n = renumber === undefined ? (values[v] as number) : (renumber[values[v] as number] as number);
+        const at = fill[n] as number;
+        if (at > (starts[n] as number) && ids[at - 1] === id) continue;
+        ids[at] = id;
+        fill[n] = at + 1;
+      }
     }
     return new PostingsTable(keys, numbers, renumber, ids, starts);
   }

@@ -1,6 +1,7 @@
 import { withoutLegalForm, words } from './normalize-name.js';
 import { PostingsBuilder, type PostingsTable } from './postings.js';
 import type { SearchEntry } from './search-index.js';
+import { ShortPrefixes } from './short-prefixes.js';
 import { tieOrder } from './tie-order.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -24,7 +25,7 @@ export interface IndexParts {
   readonly keys: string[];
   readonly lengthStarts: Int32Array;
   readonly identifiers: Map<string, string>;
-  readonly tickers: PostingsTable;
+  readonly tickerPrefixes: ShortPrefixes;
   readonly vocabulary: Vocabulary;
   readonly legalForms: PostingsTable;
 }
@@ -88,7 +89,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     lengthStarts[l] = Math.min(lengthStarts[l] as number, lengthStarts[l + 1] as number);
   }
   yield;
-  const tickerTable = tickers.build(true, order);
+  const tickerPrefixes = new ShortPrefixes(tickers.build(true, order));
   yield;
   const vocabularyEntries = vocabulary.build(true, order);
   yield;
@@ -99,7 +100,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     keys,
     lengthStarts,
     identifiers,
-    tickers: tickerTable,
+    tickerPrefixes,
     vocabulary: vocabularyTable,
     legalForms: legalForms.build(false, order),
   };

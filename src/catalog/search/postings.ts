@@ -87,6 +87,50 @@ export class PostingsTable {
   }
 
   /**
+   * The first `count` ids of the union of several lists, worked out once for unions asked often
+   * (the entries of every word starting with "a"). The `count` smallest distinct first ids bound
+   * the answer, so each list is read only up to that bound, and at most `count` ids of it: the
+   * cost is the number of lists, not their total length.
+   */
+  head(lists: ArrayLike<number>, count: number): Int32Array {
+    const ids = this.#ids;
+    const starts = this.#starts;
+    const firsts = new Int32Array(count);
+    let size = 0;
+    for (let i = 0; i < lists.length; i++) {
+      const n = lists[i] as number;
+      const s = starts[n] as number;
+      if (s === starts[n + 1]) continue;
+      const f = ids[s] as number;
+      if (size === count && f >= (firsts[size - 1] as number)) continue;
+      let lo = 0;
+      let hi = size;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((firsts[mid] as number) < f) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < size && firsts[lo] === f) continue;
+      firsts.copyWithin(lo + 1, lo, size === count ? size - 1 : size);
+      firsts[lo] = f;
+      if (size < count) size++;
+    }
+    const bound = size === count ? (firsts[size - 1] as number) : ALL;
+    const gathered: number[] = [];
+    for (let i = 0; i < lists.length; i++) {
+      const n = lists[i] as number;
+      const end = Math.min(starts[n + 1] as number, (starts[n] as number) + count);
+      for (let p = starts[n] as number; p < end && (ids[p] as number) <= bound; p++) gathered.push(ids[p] as number);
+    }
+    const sorted = Int32Array.from(gathered).sort();
+    let kept = 0;
+    for (let i = 0; i < sorted.length && kept < count; i++) {
+      if (kept === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i] as number;
+    }
+    return sorted.slice(0, kept);
+  }
+
+  /**
    * The union of several lists, ascending, without duplicates, read lazily through a min-heap of
    * list heads: the first k cost O(lists + k log lists), not the lists' total length. Only ids
    * within [from, to) are read.

@@ -42,6 +42,13 @@ export class PostingsTable {
     return (this.#starts[list + 1] as number) - (this.#starts[list] as number);
   }
 
+  /** The total length of lists [from, to), counted up to `cap` at most (then `cap`). */
+  total(from: number, to: number, cap: number): number {
+    let sum = 0;
+    for (let n = from; n < to && sum < cap; n++) sum += this.length(n);
+    return Math.min(sum, cap);
+  }
+
   /** The ids of one list, ascending, within [from, to). */
   *ids(list: number | undefined, from = 0, to = ALL): Generator<number> {
     if (list === undefined) return;

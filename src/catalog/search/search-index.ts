@@ -188,10 +188,20 @@ export class SearchIndex {
     const leading = this.#lists(table, q.words.slice(0, -1));
     if (leading === undefined) return false;
     const [shortest, ...rest] = leading;
+    if (shortest === undefined) return false;
+    // A name here holds every leading word whole and a word starting with the last one: read the
+    // smaller of the two candidate sets, the rarest leading word's entries or the entries of the
+    // words starting with the last ("first m…" has few of the latter, "shenzhen tryha" few of both).
+    const [from, to] = this.#vocabulary.prefixRange(last);
+    const rarest = table.length(shortest);
+    if (table.total(from, to, rarest) < rarest) {
+      return collect(this.#wordPrefixes(last), (id) => leading.every((l) => table.holds(l, id)));
+    }
+    const spaced = ` ${last}`;
     return collect(table.ids(shortest), (id) => {
       if (!rest.every((l) => table.holds(l, id))) return false;
       const key = this.#keys[id] as string;
-      return key.startsWith(last) || key.includes(` ${last}`);
+      return key.startsWith(last) || key.includes(spaced);
     });
   }
 

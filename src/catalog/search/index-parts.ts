@@ -50,7 +50,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
   const companyIds: string[] = new Array(n);
   const entryKeys: string[] = new Array(n);
   const keyLengths = new Int32Array(n);
-  const tickers = new PostingsBuilder();
+  const tickers = new PostingsBuilder('sort');
   const vocabulary = new PostingsBuilder();
   const legalForms = new PostingsBuilder();
   for (let i = 0; i < n; i++) {
@@ -104,12 +104,4 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     vocabulary: vocabularyTable,
     legalForms: legalForms.build(false, order),
   };
-}
-
-/** Runs a sliced build through without pausing. */
-export function drain<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
 }

@@ -1,3 +1,5 @@
+import { tieOrder } from './tie-order.js';
+
 /**
  * Postings: for each key (a word, a ticker, an identifier), the ids of the entries holding it,
  * ascending. Ids are ranks, so a smaller id ranks first. Every list of a table lives in one
@@ -7,7 +9,8 @@
 export class PostingsTable {
   /** Keys by list number; ascending when the table was built sorted. */
   readonly keys: string[];
-  readonly #numbers: Map<string, number>;
+  /** Key → map value; without it, keys are sorted and found by binary search. */
+  readonly #numbers: Map<string, number> | undefined;
   /** Map value → list number, when the lists were put in key order after the map was filled. */
   readonly #renumber: Int32Array | undefined;
   readonly #ids: Int32Array;
@@ -16,7 +19,7 @@ export class PostingsTable {
 
   constructor(
     keys: string[],
-    numbers: Map<string, number>,
+    numbers: Map<string, number> | undefined,
     renumber: Int32Array | undefined,
     ids: Int32Array,
     starts: Int32Array,
@@ -34,6 +37,10 @@ export class PostingsTable {
 
   /** The list number of a key. */
   number(key: string): number | undefined {
+    if (this.#numbers === undefined) {
+      const at = lowerBound(this.keys, key);
+      return this.keys[at] === key ? at : undefined;
+    }
     const n = this.#numbers.get(key);
     return n === undefined || this.#renumber === undefined ? n : this.#renumber[n];
   }
@@ -220,36 +227,64 @@ class IntBuffer {
  * out as a table whose ids are the entries' ranks in a given order. Keys are kept per entry, not as
  * (key, id) pairs sorted later: the ranks are known only once every entry is in, and reading the
  * entries in rank order puts every list in ascending order without sorting it.
+ *
+ * Keys are numbered through a map as they come (`numberBy` "map", for words: few distinct keys,
+ * met again and again), or only at the end by one sort of every key met ("sort", for tickers:
+ * nearly all distinct, where a map of a million keys costs more than the sort, and the table finds
+ * a key by binary search instead of keeping the map).
  */
 export class PostingsBuilder {
-  readonly #numbers = new Map<string, number>();
+  readonly #numbers: Map<string, number> | undefined;
+  /** Keys by number ("map"), or every key as it came ("sort"). */
   readonly #keys: string[] = [];
-  /** The key numbers of every entry, entry after entry. */
+  /** Every entry's key numbers ("map") or key positions in #keys ("sort"), entry after entry. */
   readonly #values = new IntBuffer();
-  /** Entry e's key numbers are #values[#entryStarts[e] .. #entryStarts[e + 1]). */
+  /** Entry e's values are #values[#entryStarts[e] .. #entryStarts[e + 1]). */
   readonly #entryStarts = new IntBuffer();
+
+  constructor(numberBy: 'map' | 'sort' = 'map') {
+    this.#numbers = numberBy === 'map' ? new Map() : undefined;
+  }
 
   /** Adds a key to entry `entry`, which is not below the entry of the previous call. */
   add(key: string, entry: number): void {
-    let n = this.#numbers.get(key);
+    while (this.#entryStarts.length <= entry) this.#entryStarts.push(this.#values.length);
+    const numbers = this.#numbers;
+    if (numbers === undefined) {
+      this.#values.push(this.#keys.length);
+      this.#keys.push(key);
+      return;
+    }
+    let n = numbers.get(key);
     if (n === undefined) {
       n = this.#keys.length;
-      this.#numbers.set(key, n);
+      numbers.set(key, n);
       this.#keys.push(key);
     }
-    while (this.#entryStarts.length <= entry) this.#entryStarts.push(this.#values.length);
     this.#values.push(n);
   }
 
   /**
-   * The table. With `sorted`, list numbers follow the keys' order, so a key range is a number
-   * range. `order` lists the entries by rank (the ids of the table); without it, entry e is id e.
+   * The table. With `sorted` (always, when numbered by sort), list numbers follow the keys' order,
+   * so a key range is a number range. `order` lists the entries by rank (the ids of the table);
+   * without it, entry e is id e.
    */
   build(sorted = false, order?: Int32Array): PostingsTable {
     let keys = this.#keys;
     let renumber: Int32Array | undefined;
     const numbers = this.#numbers;
-    if (sorted) {
+    if (numbers === undefined) {
+      // One sort of every key met; equal keys, side by side, take one number.
+      const met = this.#keys;
+      const byKey = drain(tieOrder(met, met, new Int32Array(met.length)));
+      renumber = new Int32Array(met.length);
+      keys = [];
+      for (let i = 0; i < byKey.length; i++) {
+        const key = met[byKey[i] as number] as string;
+        if (keys.length === 0 || keys[keys.length - 1] !== key) keys.push(key);
+        renumber[byKey[i] as number] = keys.length - 1;
+      }
+    } else if (sorted) {
       // The engine's own sort of the strings, without a comparator to call, then each key's place.
       keys = keys.slice().sort();
       renumber = new Int32Array(keys.length);
@@ -284,6 +319,26 @@ export class PostingsBuilder {
         fill[n] = at + 1;
       }
     }
-    return new PostingsTable(keys, numbers, renumber, ids, starts);
+    return new PostingsTable(keys, numbers, numbers === undefined ? undefined : renumber, ids, starts);
   }
+}
+
+/** Runs a sliced computation through without pausing. */
+export function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** First position in a sorted array whose value is not below `value`. */
+export function lowerBound(sorted: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -1,7 +1,7 @@
 import { editDistance } from './edit-distance.js';
-import { cikKey, drain, type IndexOptions, indexParts } from './index-parts.js';
+import { cikKey, type IndexOptions, indexParts } from './index-parts.js';
 import { nameKey } from './normalize-name.js';
-import { type PostingsTable, range } from './postings.js';
+import { drain, type PostingsTable, range } from './postings.js';
 import type { ShortPrefixes } from './short-prefixes.js';
 import type { Vocabulary } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import { type PostingsTable, range } from './postings.js';
+import { lowerBound, type PostingsTable, range } from './postings.js';
 
 /** Entries kept per short prefix or character: enough for a full answer after the tiers before have taken theirs. */
 export const HEAD_LENGTH = 64;
@@ -76,16 +76,4 @@ export function* withHead(
   for (const id of head) if (id >= fromId) yield id;
   if (head.length < HEAD_LENGTH) return;
   yield* after(Math.max(fromId, (head[head.length - 1] as number) + 1));
-}
-
-/** First position in a sorted array whose value is not below `value`. */
-export function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

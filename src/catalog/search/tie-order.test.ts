@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { random } from '../../tools/synthetic-ids.js';
-import { drain } from './index-parts.js';
+import { drain } from './postings.js';
 import { tieOrder } from './tie-order.js';
 
 /** The order tieOrder must produce, by a plain comparator sort. */

@@ -11,9 +11,9 @@ const MAX_PACKED = 8;
  *
  * A string sort of a million names costs seconds, most of it comparing names that their first few
  * characters already tell apart. So each entry gets one exact number (below 2^53) packing the rank
- * of its key length and the ranks of its first characters among the characters present; a native
- * numeric sort of these numbers and a counting sort place every entry, and only the runs of
- * entries whose numbers are equal (same key length, same first characters) are compared as strings.
+ * of its key length and the ranks of its first characters among the characters present; a radix
+ * sort of these numbers places every entry, and only the runs of entries whose numbers are equal
+ * (same key length, same first characters) are compared as strings.
  */
 export function* tieOrder(
   names: readonly string[],
@@ -23,23 +23,42 @@ export function* tieOrder(
   const n = names.length;
   const packed = packNames(names, keyLengths);
   yield;
-  // Rank of each entry's number among the distinct numbers, then a stable counting sort by rank.
-  const distinct = Float64Array.from(packed).sort();
-  let size = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || distinct[i] !== distinct[i - 1]) distinct[size++] = distinct[i] as number;
-  const counts = new Int32Array(size + 1);
-  const ranks = new Int32Array(n);
+  // A stable radix sort of the numbers, 16 bits at a time from the lowest, carrying the numbers
+  // along so that the runs of equal ones are found by reading them in order.
+  let order = new Int32Array(n);
+  let low = new Uint32Array(n);
+  let high = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const r = rankOf(distinct, size, packed[i] as number);
-    ranks[i] = r;
-    counts[r + 1] = (counts[r + 1] as number) + 1;
+    const v = packed[i] as number;
+    order[i] = i;
+    low[i] = v % 2 ** 32;
+    high[i] = Math.floor(v / 2 ** 32);
   }
-  for (let r = 0; r < size; r++) counts[r + 1] = (counts[r + 1] as number) + (counts[r] as number);
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const r = ranks[i] as number;
-    order[counts[r] as number] = i;
-    counts[r] = (counts[r] as number) + 1;
+  let nextOrder = new Int32Array(n);
+  let nextLow = new Uint32Array(n);
+  let nextHigh = new Uint32Array(n);
+  const counts = new Int32Array(0x10001);
+  for (let pass = 0; pass < 4; pass++) {
+    const keys = pass < 2 ? low : high;
+    const shift = pass % 2 === 0 ? 0 : 16;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) {
+      const d = ((keys[i] as number) >>> shift) & 0xffff;
+      counts[d + 1] = (counts[d + 1] as number) + 1;
+    }
+    if (counts[(((keys[0] ?? 0) >>> shift) & 0xffff) + 1] === n) continue; // one digit for all: nothing moves
+    for (let d = 0; d < 0x10000; d++) counts[d + 1] = (counts[d + 1] as number) + (counts[d] as number);
+    for (let i = 0; i < n; i++) {
+      const d = ((keys[i] as number) >>> shift) & 0xffff;
+      const at = counts[d] as number;
+      counts[d] = at + 1;
+      nextOrder[at] = order[i] as number;
+      nextLow[at] = low[i] as number;
+      nextHigh[at] = high[i] as number;
+    }
+    [order, nextOrder] = [nextOrder, order];
+    [low, nextLow] = [nextLow, low];
+    [high, nextHigh] = [nextHigh, high];
   }
   yield;
   const compare = (a: number, b: number) => {
@@ -53,9 +72,8 @@ export function* tieOrder(
   };
   let sinceYield = 0;
   for (let start = 0; start < n; ) {
-    const value = packed[order[start] as number] as number;
     let end = start + 1;
-    while (end < n && packed[order[end] as number] === value) end++;
+    while (end < n && low[end] === low[start] && high[end] === high[start]) end++;
     if (end - start > 1) order.subarray(start, end).sort(compare);
     sinceYield += end - start;
     if (sinceYield >= SLICE) {
@@ -109,16 +127,4 @@ function bitsFor(values: number): number {
   let bits = 0;
   while (2 ** bits < values) bits++;
   return bits;
-}
-
-/** Position of `value` among the first `size` (distinct, ascending) numbers of `sorted`. */
-function rankOf(sorted: Float64Array, size: number, value: number): number {
-  let lo = 0;
-  let hi = size - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

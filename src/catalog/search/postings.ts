@@ -267,7 +267,7 @@ export class PostingsBuilder {
   /**
    * The table. With `sorted` (always, when numbered by sort), list numbers follow the keys' order,
    * so a key range is a number range. `order` lists the entries by rank (the ids of the table);
-   * without it, entry e is id e.
+   * without it, entry e is id e. Once only: it rewrites what was collected in place.
    */
   build(sorted = false, order?: Int32Array): PostingsTable {
     let keys = this.#keys;
@@ -295,14 +295,16 @@ export class PostingsBuilder {
     const values = this.#values.data;
     const entryStarts = this.#entryStarts.data;
     const starts = new Int32Array(keys.length + 1);
-    const lastId = new Int32Array(keys.length).fill(-1);
-    // Count (a word named twice in one name counts once), then place: ids come ascending.
-    for (let id = 0; id < count; id++) {
-      const e = order === undefined ? id : (order[id] as number);
+    const lastEntry = new Int32Array(keys.length).fill(-1);
+    // Count (a word named twice in one name counts once) reading the entries as they came, and
+    // put the final list numbers in place; then place, reading the entries in rank order, so the
+    // ids of every list come ascending.
+    for (let e = 0; e < count; e++) {
       for (let v = entryStarts[e] as number, end = entryStarts[e + 1] as number; v < end; v++) {
         const n = renumber === undefined ? (values[v] as number) : (renumber[values[v] as number] as number);
-        if (lastId[n] === id) continue;
-        lastId[n] = id;
+        values[v] = n;
+        if (lastEntry[n] === e) continue;
+        lastEntry[n] = e;
         starts[n + 1] = (starts[n + 1] as number) + 1;
       }
     }
@@ -312,7 +314,7 @@ export class PostingsBuilder {
     for (let id = 0; id < count; id++) {
       const e = order === undefined ? id : (order[id] as number);
       for (let v = entryStarts[e] as number, end = entryStarts[e + 1] as number; v < end; v++) {
-        const n = renumber === undefined ? (values[v] as number) : (renumber[values[v] as number] as number);
+        const n = values[v] as number;
         const at = fill[n] as number;
         if (at > (starts[n] as number) && ids[at - 1] === id) continue;
         ids[at] = id;

@@ -52,7 +52,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
   const keyLengths = new Int32Array(n);
   const tickers = new PostingsBuilder('sort');
   const vocabulary = new PostingsBuilder();
-  const legalForms = new PostingsBuilder();
+  const legalFormsBuilder = new PostingsBuilder();
   for (let i = 0; i < n; i++) {
     const entry = entries[i] as SearchEntry;
     const aw = words(entry.name);
@@ -63,7 +63,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     entryKeys[i] = key;
     keyLengths[i] = key.length;
     for (const w of kw) vocabulary.add(w, i);
-    for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalForms.add(aw[j] as string, i);
+    for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalFormsBuilder.add(aw[j] as string, i);
     for (const t of entry.tickers) tickers.add(t.toUpperCase(), i);
     if (ownIdentifiers) {
       for (const isin of entry.isins ?? []) remember(isin.toUpperCase(), entry.companyId);
@@ -89,12 +89,13 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     lengthStarts[l] = Math.min(lengthStarts[l] as number, lengthStarts[l + 1] as number);
   }
   yield;
-  const tickerPrefixes = new ShortPrefixes(tickers.build(true, order));
+  const tickerPrefixes = new ShortPrefixes(yield* tickers.build(true, order));
   yield;
-  const vocabularyEntries = vocabulary.build(true, order);
+  const vocabularyEntries = yield* vocabulary.build(true, order);
   yield;
   const vocabularyTable = new Vocabulary(vocabularyEntries);
   yield;
+  const legalForms = yield* legalFormsBuilder.build(false, order);
   return {
     ids,
     keys,
@@ -102,6 +103,6 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     identifiers,
     tickerPrefixes,
     vocabulary: vocabularyTable,
-    legalForms: legalForms.build(false, order),
+    legalForms,
   };
 }

@@ -222,6 +222,9 @@ class IntBuffer {
   }
 }
 
+/** Entries placed between two pauses of a table build. */
+const BUILD_SLICE = 100_000;
+
 /**
  * Collects the keys of entries added one after another (entry numbers ascending), then lays them
  * out as a table whose ids are the entries' ranks in a given order. Keys are kept per entry, not as
@@ -267,16 +270,17 @@ export class PostingsBuilder {
   /**
    * The table. With `sorted` (always, when numbered by sort), list numbers follow the keys' order,
    * so a key range is a number range. `order` lists the entries by rank (the ids of the table);
-   * without it, entry e is id e. Once only: it rewrites what was collected in place.
+   * without it, entry e is id e. Once only: it rewrites what was collected in place. Pauses
+   * (yields) between steps, as a sliced index build does; {@link drain} runs it through at once.
    */
-  build(sorted = false, order?: Int32Array): PostingsTable {
+  *build(sorted = false, order?: Int32Array): Generator<void, PostingsTable> {
     let keys = this.#keys;
     let renumber: Int32Array | undefined;
     const numbers = this.#numbers;
     if (numbers === undefined) {
       // One sort of every key met; equal keys, side by side, take one number.
       const met = this.#keys;
-      const byKey = drain(tieOrder(met, met, new Int32Array(met.length)));
+      const byKey = yield* tieOrder(met, met, new Int32Array(met.length));
       renumber = new Int32Array(met.length);
       keys = [];
       for (let i = 0; i < byKey.length; i++) {
@@ -290,6 +294,7 @@ export class PostingsBuilder {
       renumber = new Int32Array(keys.length);
       for (let i = 0; i < keys.length; i++) renumber[numbers.get(keys[i] as string) as number] = i;
     }
+    yield;
     const count = order === undefined ? this.#entryStarts.length : order.length;
     while (this.#entryStarts.length <= count) this.#entryStarts.push(this.#values.length);
     const values = this.#values.data;
@@ -308,10 +313,12 @@ export class PostingsBuilder {
         starts[n + 1] = (starts[n + 1] as number) + 1;
       }
     }
+    yield;
     for (let n = 0; n < keys.length; n++) starts[n + 1] = (starts[n + 1] as number) + (starts[n] as number);
     const fill = starts.slice(0, keys.length);
     const ids = new Int32Array(starts[keys.length] as number);
     for (let id = 0; id < count; id++) {
+      if (id % BUILD_SLICE === BUILD_SLICE - 1) yield;
       const e = order === undefined ? id : (order[id] as number);
       for (let v = entryStarts[e] as number, end = entryStarts[e + 1] as number; v < end; v++) {
         const n = values[v] as number;

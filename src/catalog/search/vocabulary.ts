@@ -1,5 +1,5 @@
 import { editDistance } from './edit-distance.js';
-import { PostingsBuilder, type PostingsTable } from './postings.js';
+import { drain, PostingsBuilder, type PostingsTable } from './postings.js';
 import { HEAD_FROM_LISTS, HEAD_LENGTH, ShortPrefixes, withHead } from './short-prefixes.js';
 
 const START = '\u0002';
@@ -40,7 +40,7 @@ export class Vocabulary {
         grams.add(padded.slice(i, i + 2), n);
       }
     }
-    this.#grams = grams.build();
+    this.#grams = drain(grams.build());
     this.#prefixes = new ShortPrefixes(entries);
     for (let g = 0; g < this.#grams.lists; g++) {
       const gram = this.#grams.keys[g] as string;

@@ -191,7 +191,8 @@ export class SearchIndex {
     if (shortest === undefined) return false;
     // A name here holds every leading word whole and a word starting with the last one: read the
     // smaller of the two candidate sets, the rarest leading word's entries or the entries of the
-    // words starting with the last ("first m…" has few of the latter, "shenzhen tryha" few of both).
+    // words starting with the last (for "shenzhen tryha" the few names with a word starting with
+    // "tryha"; for "first m" the names holding "first").
     const [from, to] = this.#vocabulary.prefixRange(last);
     const rarest = table.length(shortest);
     if (table.total(from, to, rarest) < rarest) {

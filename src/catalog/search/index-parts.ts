@@ -1,6 +1,8 @@
 import { withoutLegalForm, words } from './normalize-name.js';
 import { PostingsBuilder, type PostingsTable } from './postings.js';
 import type { SearchEntry } from './search-index.js';
+import { ShortPrefixes } from './short-prefixes.js';
+import { tieOrder } from './tie-order.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** A CIK as digits without leading zeros, so "0000320193" and "320193" are one key. */
@@ -23,7 +25,7 @@ export interface IndexParts {
   readonly keys: string[];
   readonly lengthStarts: Int32Array;
   readonly identifiers: Map<string, string>;
-  readonly tickers: PostingsTable;
+  readonly tickerPrefixes: ShortPrefixes;
   readonly vocabulary: Vocabulary;
   readonly legalForms: PostingsTable;
 }
@@ -34,6 +36,8 @@ const SLICE = 20_000;
 /**
  * Builds the parts of an index, pausing (yielding) every {@link SLICE} entries; {@link drain} runs
  * it through at once. Entries are numbered in tie-break order: name key length, name, company id.
+ * Each name is split once, in catalog order; its words go to the postings builders as numbers kept
+ * per entry, and the tables are laid out once the order is known.
  */
 export function* indexParts(entries: readonly SearchEntry[], options: IndexOptions): Generator<void, IndexParts> {
   const ownIdentifiers = options.identify === undefined;
@@ -42,46 +46,41 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     if (!identifiers.has(identifier)) identifiers.set(identifier, companyId);
   };
   const n = entries.length;
-  const all: string[][] = new Array(n);
-  const keyWords: string[][] = new Array(n);
-  const sortKeys: string[] = new Array(n);
+  const names: string[] = new Array(n);
+  const companyIds: string[] = new Array(n);
+  const entryKeys: string[] = new Array(n);
+  const keyLengths = new Int32Array(n);
+  const tickers = new PostingsBuilder('sort');
+  const vocabulary = new PostingsBuilder();
+  const legalFormsBuilder = new PostingsBuilder();
   for (let i = 0; i < n; i++) {
     const entry = entries[i] as SearchEntry;
-    const w = words(entry.name);
-    const k = withoutLegalForm(w);
-    all[i] = w;
-    keyWords[i] = k;
-    // Tie order as one string, so the engine's own string sort does the work: key length, name, id.
-    const length = k.reduce((sum, x) => sum + x.length, Math.max(0, k.length - 1));
-    sortKeys[i] = `${String(length).padStart(4, '0')}${entry.name}\u0000${entry.companyId}\u0000${i}`;
-    if (i % SLICE === SLICE - 1) yield;
-  }
-  yield;
-  sortKeys.sort();
-  yield;
-  const ids: string[] = new Array(n);
-  const keys: string[] = new Array(n);
-  const tickers = new PostingsBuilder();
-  const vocabulary = new PostingsBuilder();
-  const legalForms = new PostingsBuilder();
-  for (let id = 0; id < n; id++) {
-    const sortKey = sortKeys[id] as string;
-    const i = Number(sortKey.slice(sortKey.lastIndexOf('\u0000') + 1));
-    const entry = entries[i] as SearchEntry;
-    const kw = keyWords[i] as string[];
-    const aw = all[i] as string[];
-    ids[id] = entry.companyId;
-    keys[id] = kw.join(' ');
-    for (const t of entry.tickers) tickers.add(t.toUpperCase(), id);
+    const aw = words(entry.name);
+    const kw = withoutLegalForm(aw);
+    const key = kw.join(' ');
+    names[i] = entry.name;
+    companyIds[i] = entry.companyId;
+    entryKeys[i] = key;
+    keyLengths[i] = key.length;
+    for (const w of kw) vocabulary.add(w, i);
+    for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalFormsBuilder.add(aw[j] as string, i);
+    for (const t of entry.tickers) tickers.add(t.toUpperCase(), i);
     if (ownIdentifiers) {
       for (const isin of entry.isins ?? []) remember(isin.toUpperCase(), entry.companyId);
       if (entry.lei) remember(entry.lei.toUpperCase(), entry.companyId);
       const cik = entry.cik ? cikKey(entry.cik) : undefined;
       if (cik !== undefined) remember(cik, entry.companyId);
     }
-    for (const w of kw) vocabulary.add(w, id);
-    for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalForms.add(aw[j] as string, id);
-    if (id % SLICE === SLICE - 1) yield;
+    if (i % SLICE === SLICE - 1) yield;
+  }
+  yield;
+  const order = yield* tieOrder(names, companyIds, keyLengths);
+  const ids: string[] = new Array(n);
+  const keys: string[] = new Array(n);
+  for (let id = 0; id < n; id++) {
+    const i = order[id] as number;
+    ids[id] = companyIds[i] as string;
+    keys[id] = entryKeys[i] as string;
   }
   const longest = n === 0 ? 0 : (keys[n - 1] as string).length;
   const lengthStarts = new Int32Array(longest + 2).fill(n);
@@ -89,25 +88,21 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
   for (let l = longest; l >= 0; l--) {
     lengthStarts[l] = Math.min(lengthStarts[l] as number, lengthStarts[l + 1] as number);
   }
-  const tickerTable = tickers.build(true);
   yield;
-  const vocabularyTable = new Vocabulary(vocabulary.build(true));
+  const tickerPrefixes = new ShortPrefixes(yield* tickers.build(true, order));
   yield;
+  const vocabularyEntries = yield* vocabulary.build(true, order);
+  yield;
+  const vocabularyTable = new Vocabulary(vocabularyEntries);
+  yield;
+  const legalForms = yield* legalFormsBuilder.build(false, order);
   return {
     ids,
     keys,
     lengthStarts,
     identifiers,
-    tickers: tickerTable,
+    tickerPrefixes,
     vocabulary: vocabularyTable,
-    legalForms: legalForms.build(),
+    legalForms,
   };
-}
-
-/** Runs a sliced build through without pausing. */
-export function drain<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
 }

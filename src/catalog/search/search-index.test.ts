@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { random } from '../../tools/synthetic-ids.js';
 import { editDistance } from './edit-distance.js';
+import { ReferenceScan } from './reference-scan.js';
 import { SearchIndex } from './search-index.js';
 import { syntheticEntries } from './synthetic-names.js';
 
@@ -112,6 +114,24 @@ describe('building in slices', () => {
     const whole = new SearchIndex(entries);
     for (const q of ['a', 'ch', 'holdings', 'first mining', 'pharmaceutcals', entries[123]?.name ?? '']) {
       expect(sliced.search(q)).toEqual(whole.search(q));
+    }
+  });
+});
+
+describe('short queries', () => {
+  it('answers one to three characters as a scan does, from the precomputed heads and past them', () => {
+    // Enough companies that short prefixes, tickers and characters span dozens of lists (and get
+    // a head), with limits below and above what a head holds.
+    const entries = syntheticEntries(4_000, 3);
+    const index = new SearchIndex(entries);
+    const scan = new ReferenceScan(entries);
+    const rng = random(5);
+    const letter = () => 'abcdefghijklmnopqrstuvwxyzéбσ华'.charAt(Math.floor(rng() * 30));
+    const queries = [...'abcdefghijklmnopqrstuvwxyz华б'];
+    for (let i = 0; i < 60; i++) queries.push(letter() + letter(), letter() + letter() + letter());
+    for (const q of [...queries, 'ou', 'AA', 'AB', 'ch', 'sh']) {
+      for (const limit of [10, 150])
+        expect({ q, limit, ids: index.search(q, limit) }).toEqual({ q, limit, ids: scan.search(q, limit) });
     }
   });
 });

@@ -1,8 +1,9 @@
 import { editDistance } from './edit-distance.js';
-import { cikKey, drain, type IndexOptions, indexParts } from './index-parts.js';
+import { cikKey, type IndexOptions, indexParts } from './index-parts.js';
 import { nameKey } from './normalize-name.js';
-import { type PostingsTable, range } from './postings.js';
-import { lowerBound, type Vocabulary } from './vocabulary.js';
+import { drain, type PostingsTable, range } from './postings.js';
+import type { ShortPrefixes } from './short-prefixes.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** What the search ranks: one company with its name, every ticker it trades under, and its identifiers. */
 export interface SearchEntry {
@@ -62,6 +63,7 @@ export class SearchIndex {
   readonly #identify: ((identifier: string) => string | undefined) | undefined;
   /** Upper-case tickers, sorted, so a ticker prefix is a range. */
   readonly #tickers: PostingsTable;
+  readonly #tickerPrefixes: ShortPrefixes;
   /** The words of the names without their legal forms. */
   readonly #vocabulary: Vocabulary;
   /** The legal-form words cut from the ends of names: with the vocabulary, every word of every name. */
@@ -73,7 +75,8 @@ export class SearchIndex {
     this.#keys = parts.keys;
     this.#lengthStarts = parts.lengthStarts;
     this.#identifiers = parts.identifiers;
-    this.#tickers = parts.tickers;
+    this.#tickers = parts.tickerPrefixes.table;
+    this.#tickerPrefixes = parts.tickerPrefixes;
     this.#vocabulary = parts.vocabulary;
     this.#legalForms = parts.legalForms;
   }
@@ -134,7 +137,7 @@ export class SearchIndex {
         (this.#exactNameTier(q, collect) ||
           this.#wholeWordTier(q, collect) ||
           this.#prefixTier(q, collect) ||
-          collect(this.#tickerPrefixes(q.upper)) ||
+          collect(this.#tickersWithPrefix(q.upper)) ||
           this.#insideTier(q, collect) ||
           this.#fuzzyTier(q, collect)))
     );
@@ -185,17 +188,28 @@ export class SearchIndex {
     const leading = this.#lists(table, q.words.slice(0, -1));
     if (leading === undefined) return false;
     const [shortest, ...rest] = leading;
+    if (shortest === undefined) return false;
+    // A name here holds every leading word whole and a word starting with the last one: read the
+    // smaller of the two candidate sets, the rarest leading word's entries or the entries of the
+    // words starting with the last (for "shenzhen tryha" the few names with a word starting with
+    // "tryha"; for "first m" the names holding "first").
+    const [from, to] = this.#vocabulary.prefixRange(last);
+    const rarest = table.length(shortest);
+    if (table.total(from, to, rarest) < rarest) {
+      return collect(this.#wordPrefixes(last), (id) => leading.every((l) => table.holds(l, id)));
+    }
+    const spaced = ` ${last}`;
     return collect(table.ids(shortest), (id) => {
       if (!rest.every((l) => table.holds(l, id))) return false;
       const key = this.#keys[id] as string;
-      return key.startsWith(last) || key.includes(` ${last}`);
+      return key.startsWith(last) || key.includes(spaced);
     });
   }
 
   #insideTier(q: Query, collect: Collect): boolean {
     const table = this.#vocabulary.entries;
     const from = this.#firstOfLength(q.key.length);
-    if (q.words.length === 1) return collect(table.union(this.#vocabulary.containing(q.key), from));
+    if (q.words.length === 1) return collect(this.#vocabulary.entriesContaining(q.key, from));
     // Several words: a name holding the query holds its middle words whole, a word ending with its
     // first word and one starting with its last. Read the smallest of these candidate sets.
     const middle = this.#lists(table, q.words.slice(1, -1));
@@ -247,9 +261,8 @@ export class SearchIndex {
     return this.#vocabulary.entriesWithPrefix(prefix);
   }
 
-  #tickerPrefixes(upper: string): Iterable<number> {
-    const keys = this.#tickers.keys;
-    return this.#tickers.union(range(lowerBound(keys, upper), lowerBound(keys, `${upper}\uffff`)));
+  #tickersWithPrefix(upper: string): Iterable<number> {
+    return this.#tickerPrefixes.entries(upper);
   }
 
   /** The list of each word in a table, shortest first; undefined if a word has none. */

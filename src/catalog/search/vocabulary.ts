@@ -1,11 +1,8 @@
 import { editDistance } from './edit-distance.js';
-import { PostingsBuilder, type PostingsTable, range } from './postings.js';
+import { drain, PostingsBuilder, type PostingsTable } from './postings.js';
+import { HEAD_FROM_LISTS, HEAD_LENGTH, ShortPrefixes, withHead } from './short-prefixes.js';
 
 const START = '\u0002';
-/** Entries kept per short prefix: enough for a full answer after the tiers before have taken theirs. */
-const HEAD_LENGTH = 64;
-/** Short prefixes spanning fewer words than this are cheap to merge when asked. */
-const HEAD_FROM_WORDS = 32;
 const END = '\u0003';
 
 /**
@@ -19,11 +16,14 @@ export class Vocabulary {
   readonly entries: PostingsTable;
   /** Character or padded bigram → word numbers holding it. */
   readonly #grams: PostingsTable;
+  /** The words by prefix, with the first entries of the short prefixes worked out. */
+  readonly #prefixes: ShortPrefixes;
   /**
-   * For prefixes of one or two characters, whose ranges hold thousands of words in a large
-   * catalog: the first entries of their union, worked out once, so "a" reads a short list.
+   * For characters and bigrams held by many words (in a large catalog, "o" by tens of thousands):
+   * the first entries of the union of those words' entries, so a query of one or two characters
+   * found only inside words reads a short list.
    */
-  readonly #heads = new Map<string, Int32Array>();
+  readonly #gramHeads = new Map<string, Int32Array>();
   /** Scratch space of the near-miss count filter, stamped instead of cleared. */
   readonly #counts: Int32Array;
   readonly #stamps: Int32Array;
@@ -40,21 +40,12 @@ export class Vocabulary {
         grams.add(padded.slice(i, i + 2), n);
       }
     }
-    this.#grams = grams.build();
-    const prefixes = new Set<string>();
-    for (const w of words) {
-      prefixes.add(w.slice(0, 1));
-      if (w.length > 1) prefixes.add(w.slice(0, 2));
-    }
-    for (const p of prefixes) {
-      const [from, to] = this.prefixRange(p);
-      if (to - from < HEAD_FROM_WORDS) continue;
-      const head: number[] = [];
-      for (const id of entries.union(range(from, to))) {
-        head.push(id);
-        if (head.length === HEAD_LENGTH) break;
-      }
-      this.#heads.set(p, Int32Array.from(head));
+    this.#grams = drain(grams.build());
+    this.#prefixes = new ShortPrefixes(entries);
+    for (let g = 0; g < this.#grams.lists; g++) {
+      const gram = this.#grams.keys[g] as string;
+      if (this.#grams.length(g) < HEAD_FROM_LISTS || gram.includes(START) || gram.includes(END)) continue;
+      this.#gramHeads.set(gram, entries.head(this.#grams.view(g), HEAD_LENGTH));
     }
     this.#counts = new Int32Array(words.length);
     this.#stamps = new Int32Array(words.length);
@@ -66,22 +57,18 @@ export class Vocabulary {
 
   /** Word numbers [from, to) of the words starting with `prefix`. */
   prefixRange(prefix: string): [number, number] {
-    const words = this.entries.keys;
-    return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)];
+    return this.#prefixes.range(prefix);
   }
 
   /** Entries with a word starting with `prefix`, ascending, from entry `fromId` on. */
-  *entriesWithPrefix(prefix: string, fromId = 0): Generator<number> {
-    const [from, to] = this.prefixRange(prefix);
-    const head = fromId === 0 ? this.#heads.get(prefix) : undefined;
-    let next = fromId;
-    if (head !== undefined) {
-      for (const id of head) yield id;
-      // A caller that wants more than the head gets the rest from the lists themselves.
-      next = (head[head.length - 1] ?? -1) + 1;
-      if (head.length < HEAD_LENGTH) return;
-    }
-    yield* this.entries.union(range(from, to), next);
+  entriesWithPrefix(prefix: string, fromId = 0): Iterable<number> {
+    return this.#prefixes.entries(prefix, fromId);
+  }
+
+  /** Entries with a word holding `text` anywhere, ascending, from entry `fromId` on. */
+  entriesContaining(text: string, fromId = 0): Iterable<number> {
+    const head = text.length <= 2 ? this.#gramHeads.get(text) : undefined;
+    return withHead(head, fromId, (next) => this.entries.union(this.containing(text), next));
   }
 
   /** Numbers of the words holding `text` anywhere, ascending. */
@@ -143,16 +130,4 @@ export class Vocabulary {
     }
     return out.sort((a, b) => a - b);
   }
-}
-
-/** First position in a sorted array whose value is not below `value`. */
-export function lowerBound(sorted: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

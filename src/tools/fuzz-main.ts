@@ -30,6 +30,9 @@ async function main(): Promise<void> {
       CORPDATA_DATABASE: scratch.url,
       CORPDATA_SECRET: TOOL_SECRET,
       CORPDATA_DEMO: 'off',
+      // The limiter runs (its headers are checked) but never refuses: with the default 100/s per
+      // key most requests would be 429s, and the billing paths this run audits would go untried.
+      CORPDATA_RATE_LIMIT: '1000000/s',
       LOG_LEVEL: 'silent',
     });
     const app = await buildApp({ config, db: scratch.db, logTo: false });

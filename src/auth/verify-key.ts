@@ -35,9 +35,8 @@ interface Claims {
 interface KeyState {
   accountId: string;
   revoked: boolean;
-  subscriptions: ReadonlySet<string>;
-  /** The caller a valid key of this state makes, made once (see {@link KeyVerifier.known}). */
-  caller(keyId: string): AuthResult;
+  /** The caller this key makes while valid, made once per state (see {@link KeyVerifier.known}). */
+  caller: AuthResult;
 }
 
 const TEST_MODE: AuthResult = Object.freeze({ ok: true, mode: 'test' });
@@ -92,6 +91,16 @@ export class KeyVerifier {
     return state === undefined ? undefined : this.#judge(claims, state);
   }
 
+  /**
+   * Hands `then` the answer: at once when it is {@link known}, else once {@link verify} has it. For
+   * callback hooks, which so pass a known key without a promise.
+   */
+  answer(header: string | undefined, then: (result: AuthResult) => void, fail: (error: Error) => void): void {
+    const known = this.known(header);
+    if (known !== undefined) then(known);
+    else this.verify(header).then(then, fail);
+  }
+
   async verify(header: string | undefined): Promise<AuthResult> {
     const token = this.#token(header);
     if (typeof token !== 'string') return token;
@@ -120,7 +129,7 @@ export class KeyVerifier {
   #judge(claims: Claims, state: KeyState | undefined): AuthResult {
     if (claims.exp !== undefined && claims.exp * 1000 <= this.clock().getTime()) return EXPIRED;
     if (state === undefined || state.revoked || state.accountId !== claims.accountId) return REVOKED;
-    return state.caller(claims.keyId);
+    return state.caller;
   }
 
   async #verifyToken(token: string): Promise<{ ok: true; claims: Claims } | { ok: false; failure: AuthFailure }> {
@@ -166,15 +175,10 @@ export class KeyVerifier {
       .execute();
     const accountId = row.account_id;
     const subscriptions: ReadonlySet<string> = new Set(held.map((h) => h.subscription));
-    let made: AuthResult | undefined;
     const state: KeyState = {
       accountId,
       revoked: row.revoked_at !== null,
-      subscriptions,
-      caller: (id) => {
-        made ??= Object.freeze({ ok: true, mode: 'account', accountId, keyId: id, subscriptions });
-        return made;
-      },
+      caller: Object.freeze({ ok: true, mode: 'account', accountId, keyId, subscriptions }),
     };
     // Only remember it if no invalidation happened while we read.
     if (states === this.#states) states.set(keyId, state);

@@ -1,6 +1,8 @@
 /** Shapes of the identifiers the API accepts, as the spec words them. */
 export const ISIN_PATTERN = '^[A-Z]{2}[A-Z0-9]{9}[0-9]$';
 export const LEI_PATTERN = '^[A-Z0-9]{18}[0-9]{2}$';
+/** A UUID in either case, unanchored, to compose patterns from (a trace id is one or two). */
+export const UUID_TEXT = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 export const TICKER_MAX_LENGTH = 15;
 
 const ISIN_RE = new RegExp(ISIN_PATTERN);

@@ -36,10 +36,7 @@ export function authHook(ctx: AppContext) {
       done();
       return;
     }
-    const header = request.headers.authorization;
-    const known = ctx.verifier.known(header);
-    if (known !== undefined) admit(request, known, done);
-    else ctx.verifier.verify(header).then((result) => admit(request, result, done), done);
+    ctx.verifier.answer(request.headers.authorization, (result) => admit(request, result, done), done);
   };
 }
 

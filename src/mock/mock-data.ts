@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompanyRecord } from '../catalog/catalog.js';
+import { UUID_TEXT } from '../catalog/identifiers.js';
 import type { RevenueRecord } from '../revenues/revenue-data.js';
 
 /**
@@ -17,7 +18,7 @@ export function uuidFrom(seed: string): string {
 
 export const MOCK_YEAR = 2025;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(`^${UUID_TEXT}$`);
 
 /**
  * The mock company an identifier names: a `company_id` the caller gave is that company (so a mock

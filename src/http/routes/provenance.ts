@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { UUID_TEXT } from '../../catalog/identifiers.js';
 import { DATASETS } from '../../datasets/registry.js';
 import { loadProvenance } from '../../trace/trace-lookup.js';
 import { authHook, callerOf } from '../auth-hook.js';
@@ -9,8 +10,6 @@ import { freeCall } from '../free-call.js';
 import { GET_ONLY } from '../method-discipline.js';
 import { queryGuard } from '../query-guard.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
-
-const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 const schema = {
   operationId: 'getProvenance',
@@ -23,7 +22,7 @@ const schema = {
   security: [{ bearerAuth: [] }],
   params: Type.Object({
     id: Type.String({
-      pattern: `^${UUID}(~${UUID})?$`,
+      pattern: `^${UUID_TEXT}(~${UUID_TEXT})?$`,
       description: 'a data point id: a UUID, or for an intensity two UUIDs joined by "~".',
     }),
   }),

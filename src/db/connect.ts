@@ -10,9 +10,16 @@ export type Dialect = DatabaseConfig['kind'];
 
 /**
  * A Kysely handle plus the one fact the few dialect branches need; on SQLite also the connection
- * itself, for the billed path's synchronous transactions (see fixed-transaction.ts).
+ * itself and its statement cache, for the billed path's synchronous transactions (see
+ * fixed-transaction.ts).
  */
-export type Db = DbOf<'postgres'> | (DbOf<'sqlite'> & { readonly sqlite: SqliteDatabase.Database });
+export type Db =
+  | DbOf<'postgres'>
+  | (DbOf<'sqlite'> & {
+      readonly sqlite: SqliteDatabase.Database;
+      /** The prepared statement of a SQL text, kept by text (the cache Kysely's statements use too). */
+      readonly prepare: (text: string) => SqliteDatabase.Statement;
+    });
 
 interface DbOf<D extends Dialect> {
   readonly kysely: Kysely<Database>;
@@ -35,22 +42,19 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every statement anew; on the hot path preparing costs more than running. The
  * queries are few and fixed, so prepared statements are kept by SQL text (bounded, oldest out).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectDatabase {
+function statementCache(sqlite: SqliteDatabase.Database): (text: string) => SqliteDatabase.Statement {
   const cache = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare: (text: string) => {
-      let statement = cache.get(text);
-      if (statement === undefined) {
-        statement = sqlite.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_SIZE) {
-          const oldest = cache.keys().next().value;
-          if (oldest !== undefined) cache.delete(oldest);
-        }
-        cache.set(text, statement);
+  return (text) => {
+    let statement = cache.get(text);
+    if (statement === undefined) {
+      statement = sqlite.prepare(text);
+      if (cache.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
       }
-      return statement;
-    },
+      cache.set(text, statement);
+    }
+    return statement;
   };
 }
 
@@ -69,8 +73,10 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
     sqlite.pragma('foreign_keys = ON');
     // Another process (the CLI next to a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 10000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { kysely, dialect: 'sqlite', sqlite, close: () => kysely.destroy() };
+    const prepare = statementCache(sqlite);
+    const database: SqliteDialectDatabase = { close: () => sqlite.close(), prepare };
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { kysely, dialect: 'sqlite', sqlite, prepare, close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -1,4 +1,3 @@
-import type SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import type { Db } from './connect.js';
 
@@ -25,7 +24,7 @@ export type FixedTransaction = <T>(work: FixedWork<T>) => Promise<T>;
 /**
  * The billed path's way to the database: building a query with Kysely's builder costs more than
  * running it on SQLite, and each of Kysely's statements is several promise hops. Statements are
- * prepared (SQLite) or rewritten (PostgreSQL) once per text.
+ * prepared (SQLite, through the connection's statement cache) or rewritten (PostgreSQL) once per text.
  *
  * - SQLite: the whole transaction runs synchronously in one better-sqlite3 transaction, while
  *   holding Kysely's connection, so it never interleaves with (or nests into) a Kysely transaction
@@ -38,17 +37,8 @@ export function fixedTransaction(db: Db): FixedTransaction {
 }
 
 function sqliteTransaction(db: Extract<Db, { dialect: 'sqlite' }>): FixedTransaction {
-  const prepared = new Map<string, SqliteDatabase.Statement>();
-  const statement = (text: string) => {
-    let s = prepared.get(text);
-    if (s === undefined) {
-      s = db.sqlite.prepare(text);
-      prepared.set(text, s);
-    }
-    return s;
-  };
   const exec = (step: FixedStep): Rows => {
-    const s = statement(step.text);
+    const s = db.prepare(step.text);
     if ('rows' in step) {
       for (const row of step.rows) s.run(...row);
       return [];

@@ -29,7 +29,8 @@ export type BatchOutcome = { ok: boolean; cost: number; balance: number } | 'ret
 
 /**
  * Charges a batch of calls in one transaction, yielding its statements to whoever runs it (see
- * {@link FixedWork}: this logic knows no dialect), each call checked on its own exactly as if alone: its purchase decides its price, its debit is guarded by `balance >= cost`, a refused one
+ * {@link FixedWork}: this logic knows no dialect), each call checked on its own exactly as if
+ * alone: its purchase decides its price, its debit is guarded by `balance >= cost`, a refused one
  * leaves no trace. Locks are taken in one global order, all purchases (by account, dataset,
  * company, period) before all balances (by account), so batches of different instances cannot deadlock.
  *

@@ -61,9 +61,8 @@ export class SearchIndex {
   /** ISIN, LEI and CIK → company id, unless the caller resolves identifiers itself. */
   readonly #identifiers: ReadonlyMap<string, string>;
   readonly #identify: ((identifier: string) => string | undefined) | undefined;
-  /** Upper-case tickers, sorted, so a ticker prefix is a range. */
-  readonly #tickers: PostingsTable;
-  readonly #tickerPrefixes: ShortPrefixes;
+  /** Upper-case tickers, sorted so a ticker prefix is a range, with the heads of short prefixes. */
+  readonly #tickers: ShortPrefixes;
   /** The words of the names without their legal forms. */
   readonly #vocabulary: Vocabulary;
   /** The legal-form words cut from the ends of names: with the vocabulary, every word of every name. */
@@ -75,8 +74,7 @@ export class SearchIndex {
     this.#keys = parts.keys;
     this.#lengthStarts = parts.lengthStarts;
     this.#identifiers = parts.identifiers;
-    this.#tickers = parts.tickerPrefixes.table;
-    this.#tickerPrefixes = parts.tickerPrefixes;
+    this.#tickers = parts.tickerPrefixes;
     this.#vocabulary = parts.vocabulary;
     this.#legalForms = parts.legalForms;
   }
@@ -132,12 +130,12 @@ export class SearchIndex {
     }
     // Each tier stops the search once the answer is full.
     void (
-      collect(this.#tickers.ids(this.#tickers.number(q.upper))) ||
+      collect(this.#tickers.table.ids(this.#tickers.table.number(q.upper))) ||
       (q.key !== '' &&
         (this.#exactNameTier(q, collect) ||
           this.#wholeWordTier(q, collect) ||
           this.#prefixTier(q, collect) ||
-          collect(this.#tickersWithPrefix(q.upper)) ||
+          collect(this.#tickers.entries(q.upper)) ||
           this.#insideTier(q, collect) ||
           this.#fuzzyTier(q, collect)))
     );
@@ -259,10 +257,6 @@ export class SearchIndex {
   /** Entries with a name word (legal form excluded) starting with `prefix`, ascending. */
   #wordPrefixes(prefix: string): Iterable<number> {
     return this.#vocabulary.entriesWithPrefix(prefix);
-  }
-
-  #tickersWithPrefix(upper: string): Iterable<number> {
-    return this.#tickerPrefixes.entries(upper);
   }
 
   /** The list of each word in a table, shortest first; undefined if a word has none. */

@@ -23,18 +23,20 @@ function malformedParameter(url: string): string | undefined {
   for (const pair of url.slice(at + 1).split('&')) {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
-    try {
-      decodeURIComponent(name);
-      decodeURIComponent(pair.slice(eq + 1));
-    } catch {
-      let readable = name;
-      try {
-        readable = decodeURIComponent(name);
-      } catch {}
-      return readable;
-    }
+    const readableName = decoded(name);
+    if (readableName === undefined) return name;
+    if (decoded(pair.slice(eq + 1)) === undefined) return readableName;
   }
   return undefined;
+}
+
+/** The text percent-decoded, or undefined when its encoding is malformed. */
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

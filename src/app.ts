@@ -142,11 +142,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // A request arriving on a kept-alive connection once shutdown began is sent elsewhere.
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // A request arriving on a kept-alive connection once shutdown began is sent elsewhere. A callback
+  // hook, as every hook that runs on each request: a promise each costs.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
     reply.header('connection', 'close');
-    throw shuttingDown();
+    done(shuttingDown());
   });
   app.decorateRequest('caller', null);
   // A callback hook, not an async one: it runs on every response, and a promise each costs.

@@ -11,13 +11,18 @@ declare module 'fastify' {
   }
 }
 
+const AUTHORIZATION = 'authorization';
+
 /**
  * Node keeps the first of repeated Authorization headers; a proxy in front may keep the last, and
  * the two would then disagree on who is calling. So a repeat is refused outright.
  */
 function authorizationCount(rawHeaders: string[]): number {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'authorization') count += 1;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name?.length === AUTHORIZATION.length && name.toLowerCase() === AUTHORIZATION) count += 1;
+  }
   return count;
 }
 

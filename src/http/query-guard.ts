@@ -39,41 +39,56 @@ function decoded(text: string): string | undefined {
   }
 }
 
+/** The query parameters of a route's schema: their names, and which are integers with their rule. */
+type QueryRules = Map<string, { integerRule: string | undefined }>;
+
+function rulesOf(querystring: unknown): QueryRules {
+  const properties =
+    (querystring as { properties?: Record<string, QueryProperty & { description?: string }> } | undefined)?.properties ?? {};
+  return new Map(
+    Object.entries(properties).map(([name, p]) => [
+      name,
+      { integerRule: isInteger(p) ? (p.description ?? 'it must be an integer.') : undefined },
+    ]),
+  );
+}
+
 /**
- * Checks what the schema validator cannot say clearly, before it runs: a malformed percent-encoding,
- * unknown names (typos such as `reporting_year`), a parameter given twice, an empty value, and
- * integers written as anything but a plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01",
- * "+1", "1e3"), which the validator's type coercion would otherwise accept. Each refusal names the
- * parameter. A callback hook, not an async one: it runs on every API call, and a promise each costs.
+ * The preValidation hook of a route whose query has this schema. It checks what the schema validator
+ * cannot say clearly, before it runs: a malformed percent-encoding, unknown names (typos such as
+ * `reporting_year`), a parameter given twice, an empty value, and integers written as anything but a
+ * plain integer ("2020.0", "0x7e4", " 2020", "02022", "-01", "+1", "1e3"), which the validator's type
+ * coercion would otherwise accept. Each refusal names the parameter. A callback hook, not an async
+ * one: it runs on every API call, and a promise each costs.
  */
-export function queryGuard(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  try {
-    checkQuery(request);
-  } catch (error) {
-    done(error as Error);
-    return;
-  }
-  done();
+export function queryGuard(querystring: unknown) {
+  const rules = rulesOf(querystring);
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    try {
+      checkQuery(rules, request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  };
 }
 
 /** Throws the 400 for the first parameter that breaks one of the rules above. */
-function checkQuery(request: FastifyRequest): void {
+function checkQuery(rules: QueryRules, request: FastifyRequest): void {
   const malformed = malformedParameter(request.raw.url ?? '');
   if (malformed !== undefined) {
     throw badRequest(`Invalid parameter '${safeName(malformed)}': its percent-encoding is malformed.`);
   }
-  const schema = request.routeOptions.schema?.querystring as
-    | { properties?: Record<string, QueryProperty & { description?: string }> }
-    | undefined;
-  const properties = schema?.properties ?? {};
   const query = request.query as Record<string, unknown>;
-  for (const [name, value] of Object.entries(query)) {
-    const property = properties[name];
-    if (property === undefined) throw badRequest(`Unknown parameter '${safeName(name)}'.`);
+  for (const name in query) {
+    const value = query[name];
+    const rule = rules.get(name);
+    if (rule === undefined) throw badRequest(`Unknown parameter '${safeName(name)}'.`);
     if (Array.isArray(value)) throw badRequest(`Parameter '${name}' is given more than once.`);
     if (value === '') throw badRequest(`Parameter '${name}' is empty.`);
-    if (isInteger(property) && !PLAIN_INTEGER.test(String(value))) {
-      throw badRequest(`Invalid parameter '${name}': ${property.description ?? 'it must be an integer.'}`);
+    if (rule.integerRule !== undefined && !PLAIN_INTEGER.test(String(value))) {
+      throw badRequest(`Invalid parameter '${name}': ${rule.integerRule}`);
     }
   }
 }

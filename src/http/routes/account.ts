@@ -2,10 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { SUBSCRIPTIONS } from '../../datasets/registry.js';
-import { authHook, callerOf } from '../auth-hook.js';
+import { apiRoute } from '../api-route.js';
+import { callerOf } from '../auth-hook.js';
 import { freeCall } from '../free-call.js';
-import { GET_ONLY } from '../method-discipline.js';
-import { queryGuard } from '../query-guard.js';
 import { AccountSchema, CreditHeaders, commonErrors } from '../schemas.js';
 
 const TEST_ACCOUNT_ID = '00000000-0000-4000-8000-000000000000';
@@ -30,25 +29,21 @@ const schema = {
 /** `GET /api/v1/account` (DESIGN §11.1): costs 0, writes nothing. */
 export function accountRoute(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get(
-      '/api/v1/account',
-      { ...GET_ONLY, schema, onRequest: authHook(ctx), preValidation: queryGuard },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const balance = await freeCall(ctx, reply, caller);
-        if (caller.mode === 'test') {
-          return reply.send({
-            account_id: TEST_ACCOUNT_ID,
-            balance,
-            subscription: 'revenues',
-            subscriptions: [...SUBSCRIPTIONS],
-          });
-        }
-        const held = SUBSCRIPTIONS.filter((s) => caller.subscriptions.has(s));
-        // `subscription` stays as scripts know it (DESIGN §6): revenues when held, else none.
-        const subscription = caller.subscriptions.has('revenues') ? 'revenues' : 'none';
-        return reply.send({ account_id: caller.accountId, balance, subscription, subscriptions: held });
-      },
-    );
+    app.get('/api/v1/account', apiRoute(ctx, schema), async (request, reply) => {
+      const caller = callerOf(request);
+      const balance = await freeCall(ctx, reply, caller);
+      if (caller.mode === 'test') {
+        return reply.send({
+          account_id: TEST_ACCOUNT_ID,
+          balance,
+          subscription: 'revenues',
+          subscriptions: [...SUBSCRIPTIONS],
+        });
+      }
+      const held = SUBSCRIPTIONS.filter((s) => caller.subscriptions.has(s));
+      // `subscription` stays as scripts know it (DESIGN §6): revenues when held, else none.
+      const subscription = caller.subscriptions.has('revenues') ? 'revenues' : 'none';
+      return reply.send({ account_id: caller.accountId, balance, subscription, subscriptions: held });
+    });
   };
 }

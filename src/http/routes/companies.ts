@@ -6,11 +6,10 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search/search-index.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
-import { authHook, callerOf } from '../auth-hook.js';
+import { apiRoute } from '../api-route.js';
+import { callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { freeCall } from '../free-call.js';
-import { GET_ONLY } from '../method-discipline.js';
-import { queryGuard } from '../query-guard.js';
 import { CompanyRecordSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 
 export const SearchQuery = Type.Object(
@@ -92,48 +91,40 @@ const listSchema = {
 
 export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Querystring: SearchQuery }>(
-      '/api/v1/companies/search',
-      { ...GET_ONLY, schema: searchSchema, onRequest: authHook(ctx), preValidation: queryGuard },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        if (caller.mode === 'test') {
-          const records = mockSearch(request.query.query);
-          await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
-          return reply.send(records);
-        }
-        const json = (await ctx.catalog()).searchJson(request.query.query);
+    app.get<{ Querystring: SearchQuery }>('/api/v1/companies/search', apiRoute(ctx, searchSchema), async (request, reply) => {
+      const caller = callerOf(request);
+      if (caller.mode === 'test') {
+        const records = mockSearch(request.query.query);
         await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
-        return reply.type('application/json; charset=utf-8').send(json);
-      },
-    );
+        return reply.send(records);
+      }
+      const json = (await ctx.catalog()).searchJson(request.query.query);
+      await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
+      return reply.type('application/json; charset=utf-8').send(json);
+    });
 
-    app.get(
-      '/api/v1/companies/list',
-      { ...GET_ONLY, schema: listSchema, onRequest: authHook(ctx), preValidation: queryGuard },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        if (caller.mode === 'test') {
-          const list = JSON.stringify(mockList());
-          reply.header('etag', strongEtag(list));
-          await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
-          return reply.type('application/json; charset=utf-8').send(list);
-        }
-        const catalog = await ctx.catalog();
-        const etag = etagOf(catalog);
-        reply.header('etag', etag);
-        if (matches(request.headers['if-none-match'], etag)) {
-          await freeCall(ctx, reply, caller);
-          return reply.code(304).send();
-        }
+    app.get('/api/v1/companies/list', apiRoute(ctx, listSchema), async (request, reply) => {
+      const caller = callerOf(request);
+      if (caller.mode === 'test') {
+        const list = JSON.stringify(mockList());
+        reply.header('etag', strongEtag(list));
         await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
-        // The list is serialized and compressed once per catalog, not once per call.
-        reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
-        if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-          return reply.header('content-encoding', 'gzip').send(catalog.listGzip);
-        }
-        return reply.send(catalog.listJson);
-      },
-    );
+        return reply.type('application/json; charset=utf-8').send(list);
+      }
+      const catalog = await ctx.catalog();
+      const etag = etagOf(catalog);
+      reply.header('etag', etag);
+      if (matches(request.headers['if-none-match'], etag)) {
+        await freeCall(ctx, reply, caller);
+        return reply.code(304).send();
+      }
+      await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
+      // The list is serialized and compressed once per catalog, not once per call.
+      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+        return reply.header('content-encoding', 'gzip').send(catalog.listGzip);
+      }
+      return reply.send(catalog.listJson);
+    });
   };
 }

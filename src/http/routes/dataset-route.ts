@@ -6,11 +6,10 @@ import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/iden
 import type { Dataset } from '../../datasets/dataset.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
-import { authHook, callerOf } from '../auth-hook.js';
+import { apiRoute } from '../api-route.js';
+import { callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { ApiError, badRequest } from '../errors.js';
-import { GET_ONLY } from '../method-discipline.js';
-import { queryGuard } from '../query-guard.js';
 import { CreditHeaders, commonErrors, micCodeSchema, ReportingPeriod, textResponse } from '../schemas.js';
 import { periodsRoute } from './periods.js';
 
@@ -115,54 +114,50 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
   ctx.onDataChange(() => cache.clear());
   const { prices } = dataset;
   return async (app) => {
-    app.get<{ Querystring: RevenuesQuery }>(
-      dataset.route.path,
-      { ...GET_ONLY, schema: schemaOf(dataset), onRequest: authHook(ctx), preValidation: queryGuard },
-      async (request, reply) => {
-        const q = request.query;
-        const caller = callerOf(request);
-        if (caller.mode === 'test') {
-          const records = dataset.mock(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
-          await bill(ctx, request, reply, caller, { endpoint: dataset.name, price: 0 });
-          return reply.send(records);
-        }
-        identifierOf(q);
-        if (!caller.subscriptions.has(dataset.subscription)) {
-          throw new ApiError('subscription_required', 'Subscription required.', {
-            cost: prices.firstAccess,
-            balance: await ctx.billing.balanceOf(caller.accountId),
-          });
-        }
-        const { company, described } = lookUp(await ctx.catalog(), q);
-        if (company === undefined) throw new ApiError('not_found', `No company matches ${described}.`);
-        const outcome = resolvePeriod(await cache.get(company.companyId), q.reporting_period);
-        if (outcome.kind === 'not-covered') {
-          const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
-          throw new ApiError('not_found', `No data for ${which} of ${described}: not covered by any processed document.`);
-        }
-        const subject = { companyId: company.companyId, period: outcome.period };
-        await bill(
-          ctx,
-          request,
-          reply,
-          caller,
-          outcome.kind === 'data'
-            ? {
-                endpoint: dataset.name,
-                price: prices.firstAccess,
-                purchase: {
-                  companyId: subject.companyId,
-                  period: subject.period,
-                  dataset: dataset.name,
-                  repeatPrice: prices.repeat,
-                },
-              }
-            : { endpoint: dataset.name, price: prices.noData, subject },
-        );
-        if (outcome.kind === 'no-data') return reply.code(204).send();
-        return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
-      },
-    );
+    app.get<{ Querystring: RevenuesQuery }>(dataset.route.path, apiRoute(ctx, schemaOf(dataset)), async (request, reply) => {
+      const q = request.query;
+      const caller = callerOf(request);
+      if (caller.mode === 'test') {
+        const records = dataset.mock(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
+        await bill(ctx, request, reply, caller, { endpoint: dataset.name, price: 0 });
+        return reply.send(records);
+      }
+      identifierOf(q);
+      if (!caller.subscriptions.has(dataset.subscription)) {
+        throw new ApiError('subscription_required', 'Subscription required.', {
+          cost: prices.firstAccess,
+          balance: await ctx.billing.balanceOf(caller.accountId),
+        });
+      }
+      const { company, described } = lookUp(await ctx.catalog(), q);
+      if (company === undefined) throw new ApiError('not_found', `No company matches ${described}.`);
+      const outcome = resolvePeriod(await cache.get(company.companyId), q.reporting_period);
+      if (outcome.kind === 'not-covered') {
+        const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
+        throw new ApiError('not_found', `No data for ${which} of ${described}: not covered by any processed document.`);
+      }
+      const subject = { companyId: company.companyId, period: outcome.period };
+      await bill(
+        ctx,
+        request,
+        reply,
+        caller,
+        outcome.kind === 'data'
+          ? {
+              endpoint: dataset.name,
+              price: prices.firstAccess,
+              purchase: {
+                companyId: subject.companyId,
+                period: subject.period,
+                dataset: dataset.name,
+                repeatPrice: prices.repeat,
+              },
+            }
+          : { endpoint: dataset.name, price: prices.noData, subject },
+      );
+      if (outcome.kind === 'no-data') return reply.code(204).send();
+      return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
+    });
     await app.register(periodsRoute(ctx, dataset, (companyId) => cache.get(companyId)));
   };
 }

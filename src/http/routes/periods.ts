@@ -3,11 +3,10 @@ import type { AppContext } from '../../app-context.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import type { CompanyData } from '../../datasets/period-data.js';
 import { mockPeriods } from '../../mock/mock-data.js';
-import { authHook, callerOf } from '../auth-hook.js';
+import { apiRoute } from '../api-route.js';
+import { callerOf } from '../auth-hook.js';
 import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
-import { GET_ONLY } from '../method-discipline.js';
-import { queryGuard } from '../query-guard.js';
 import { AvailablePeriodsSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { IdentifierQuery, identifierOf, lookUp } from './dataset-route.js';
 
@@ -47,7 +46,7 @@ export function periodsRoute(
   return async (app) => {
     app.get<{ Querystring: IdentifierQuery }>(
       `${dataset.route.path}/periods`,
-      { ...GET_ONLY, schema: schemaOf(dataset), onRequest: authHook(ctx), preValidation: queryGuard },
+      apiRoute(ctx, schemaOf(dataset)),
       async (request, reply) => {
         const q = request.query;
         const caller = callerOf(request);

@@ -4,11 +4,10 @@ import type { AppContext } from '../../app-context.js';
 import { UUID_TEXT } from '../../catalog/identifiers.js';
 import { DATASETS } from '../../datasets/registry.js';
 import { loadProvenance } from '../../trace/trace-lookup.js';
-import { authHook, callerOf } from '../auth-hook.js';
+import { apiRoute } from '../api-route.js';
+import { callerOf } from '../auth-hook.js';
 import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
-import { GET_ONLY } from '../method-discipline.js';
-import { queryGuard } from '../query-guard.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 
 const schema = {
@@ -48,17 +47,13 @@ const schema = {
  */
 export function provenanceRoute(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>(
-      '/api/v1/trace/:id',
-      { ...GET_ONLY, schema, onRequest: authHook(ctx), preValidation: queryGuard },
-      async (request, reply) => {
-        const caller = callerOf(request);
-        const accountId = caller.mode === 'account' ? caller.accountId : undefined;
-        const provenance = await loadProvenance(ctx.db.kysely, request.params.id, accountId, ctx.config.publicUrl);
-        if (provenance === undefined) throw new ApiError('not_found', 'No data point has this id.');
-        await freeCall(ctx, reply, caller);
-        return reply.send(provenance);
-      },
-    );
+    app.get<{ Params: { id: string } }>('/api/v1/trace/:id', apiRoute(ctx, schema), async (request, reply) => {
+      const caller = callerOf(request);
+      const accountId = caller.mode === 'account' ? caller.accountId : undefined;
+      const provenance = await loadProvenance(ctx.db.kysely, request.params.id, accountId, ctx.config.publicUrl);
+      if (provenance === undefined) throw new ApiError('not_found', 'No data point has this id.');
+      await freeCall(ctx, reply, caller);
+      return reply.send(provenance);
+    });
   };
 }

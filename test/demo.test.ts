@@ -105,13 +105,13 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
   it('seeds the demo dataset on the first migrate only, and never a database created empty', async () => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
-    expect(first.json()).toEqual({ migrated: ['001-initial', '002-sec-filings', '003-datasets'], seeded: 'demo' });
+    expect(first.json()).toEqual({ migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid'], seeded: 'demo' });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
     await seeded.drop();
 
     const empty = await createTestDatabase(dialect);
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'off' })).json()).toEqual({
-      migrated: ['001-initial', '002-sec-filings', '003-datasets'],
+      migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid'],
       seeded: null,
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'on' })).json()).toEqual({

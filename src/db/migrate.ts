@@ -4,6 +4,7 @@ import type { Db } from './connect.js';
 import * as initial from './migrations/001-initial.js';
 import * as secFilings from './migrations/002-sec-filings.js';
 import * as datasets from './migrations/003-datasets.js';
+import * as ledgerRowid from './migrations/004-ledger-rowid.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -15,6 +16,7 @@ function provider(db: Db): MigrationProvider {
       '001-initial': bind(initial),
       '002-sec-filings': bind(secFilings),
       '003-datasets': bind(datasets),
+      '004-ledger-rowid': bind(ledgerRowid),
     }),
   };
 }

@@ -16,13 +16,23 @@ const SQL = {
   touchKey: 'update api_keys set last_used_at = ? where key_id = ?',
 } as const;
 
-const byKey =
-  <T>(key: (x: T) => string) =>
-  (a: T, b: T) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
-  };
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A purchase and the account buying it. */
+interface Buying {
+  accountId: string;
+  purchase: NonNullable<ChargeRequest['purchase']>;
+}
+
+/** The global order purchases are locked in: by account, dataset, company, period. */
+function purchaseOrder(a: Buying, b: Buying): number {
+  return (
+    compareText(a.accountId, b.accountId) ||
+    compareText(a.purchase.dataset, b.purchase.dataset) ||
+    compareText(a.purchase.companyId, b.purchase.companyId) ||
+    a.purchase.period - b.purchase.period
+  );
+}
 
 /** A charge's outcome, or `retry` when it must run again in a later batch. */
 export type BatchOutcome = { ok: boolean; cost: number; balance: number } | 'retry';
@@ -39,23 +49,42 @@ export type BatchOutcome = { ok: boolean; cost: number; balance: number } | 'ret
  * others were priced on a purchase that no longer exists: they come back as `retry`.
  */
 export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<FixedStep, BatchOutcome[], Rows> {
-  const items = requests.map((req, index) => ({
-    req,
-    index,
-    key:
-      req.purchase === undefined
-        ? undefined
-        : `${req.accountId}|${req.purchase.dataset}|${req.purchase.companyId}|${req.purchase.period}`,
-    cost: req.price,
-    bought: false,
-    balance: -1,
-    outcome: 'refused' as 'refused' | 'charged' | 'retry',
-  }));
-  const firstOfKey = new Map<string, (typeof items)[number]>();
-  for (const item of items) if (item.key !== undefined && !firstOfKey.has(item.key)) firstOfKey.set(item.key, item);
-  for (const item of [...firstOfKey.values()].sort(byKey((i) => i.key ?? ''))) {
-    const p = item.req.purchase;
-    if (p === undefined) continue;
+  interface Item {
+    req: ChargeRequest;
+    index: number;
+    /** The batch's first call for the same purchase (itself for that first one); none without a purchase. */
+    first: Item | undefined;
+    cost: number;
+    bought: boolean;
+    /** On a first call: its purchase was bought and then dropped, as the call was refused. */
+    voided: boolean;
+    balance: number;
+    outcome: 'refused' | 'charged' | 'retry';
+  }
+  const items = requests.map(
+    (req, index): Item => ({
+      req,
+      index,
+      first: undefined,
+      cost: req.price,
+      bought: false,
+      voided: false,
+      balance: -1,
+      outcome: 'refused',
+    }),
+  );
+  // Compared field by field, not as a key string made per call: batches hold few distinct purchases.
+  const firsts: { item: Item; buying: Buying }[] = [];
+  for (const item of items) {
+    const { accountId, purchase } = item.req;
+    if (purchase === undefined) continue;
+    const buying = { accountId, purchase };
+    const first = firsts.find((f) => purchaseOrder(f.buying, buying) === 0);
+    item.first = first?.item ?? item;
+    if (first === undefined) firsts.push({ item, buying });
+  }
+  for (const { item, buying } of firsts.sort((a, b) => purchaseOrder(a.buying, b.buying))) {
+    const p = buying.purchase;
     const inserted = yield {
       text: SQL.insertPurchase,
       params: [item.req.accountId, p.dataset, p.companyId, p.period, item.req.at],
@@ -64,12 +93,10 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
   }
   for (const item of items) {
     const p = item.req.purchase;
-    const buysIt = item.bought && firstOfKey.get(item.key ?? '') === item;
-    if (p !== undefined && !buysIt) item.cost = p.repeatPrice;
+    if (p !== undefined && !(item.first === item && item.bought)) item.cost = p.repeatPrice;
   }
   // Each account once, in account order: lock it, then price its calls in arrival order.
-  const voided = new Set<string>();
-  const debits = [...items].sort((a, b) => byKey<typeof a>((i) => i.req.accountId)(a, b) || a.index - b.index);
+  const debits = [...items].sort((a, b) => compareText(a.req.accountId, b.req.accountId) || a.index - b.index);
   const accounts = [...new Set(debits.map((i) => i.req.accountId))];
   for (const accountId of accounts) {
     const locked = yield { text: SQL.lockBalance, params: [accountId] };
@@ -77,7 +104,7 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
     let balance = opening;
     for (const item of debits) {
       if (item.req.accountId !== accountId) continue;
-      if (item.key !== undefined && voided.has(item.key)) {
+      if (item.first?.voided === true) {
         item.outcome = 'retry';
         continue;
       }
@@ -89,9 +116,9 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
       }
       item.balance = balance;
       const p = item.req.purchase;
-      if (item.bought && p !== undefined && item.key !== undefined) {
+      if (item.bought && p !== undefined) {
         yield { text: SQL.dropPurchase, params: [accountId, p.dataset, p.companyId, p.period] };
-        voided.add(item.key);
+        item.voided = true;
       }
     }
     const total = opening - balance;
@@ -124,7 +151,7 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
   }
   const touched = new Map<string, string>();
   for (const { req } of charged) if (req.touchKey === true && req.keyId !== null) touched.set(req.keyId, req.at);
-  for (const [keyId, at] of [...touched].sort(byKey(([k]) => k))) yield { text: SQL.touchKey, params: [at, keyId] };
+  for (const [keyId, at] of [...touched].sort(([a], [b]) => compareText(a, b))) yield { text: SQL.touchKey, params: [at, keyId] };
   return items.map(({ outcome, cost, balance }) =>
     outcome === 'retry' ? 'retry' : { ok: outcome === 'charged', cost, balance },
   );

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { ChargeRequest } from '../credits/charge.js';
+import { isoTimestamp } from '../credits/iso-timestamp.js';
 import type { Caller } from './auth-hook.js';
 import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
 
@@ -22,7 +23,7 @@ export async function bill(
     reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
     return;
   }
-  const now = ctx.clock();
+  const now = ctx.clock().getTime();
   // Spelled out, not spread from `what`: this object is made on every billed call.
   const result = await ctx.billing.charge({
     accountId: caller.accountId,
@@ -32,8 +33,8 @@ export async function bill(
     purchase: what.purchase,
     subject: what.subject,
     requestId: request.id,
-    at: now.toISOString(),
-    touchKey: ctx.keyUseDue(caller.keyId, now.getTime()),
+    at: isoTimestamp(now),
+    touchKey: ctx.keyUseDue(caller.keyId, now),
   });
   if (!result.ok) {
     throw new ApiError(

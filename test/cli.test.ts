@@ -15,7 +15,10 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     env = { CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off', CORPDATA_SYNC_INTERVAL_MS: '100' };
     const migrated = await corpdata(['migrate'], env);
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.json()).toEqual({ migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid'], seeded: null });
+    expect(migrated.json()).toEqual({
+      migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid'],
+      seeded: null,
+    });
     const imported = await corpdata(['import', FIXTURE_BUNDLE], env);
     expect(imported.code, imported.stderr).toBe(0);
     server = await startServer(env, await freePort());

@@ -105,7 +105,10 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
   it('seeds the demo dataset on the first migrate only, and never a database created empty', async () => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
-    expect(first.json()).toEqual({ migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid'], seeded: 'demo' });
+    expect(first.json()).toEqual({
+      migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid'],
+      seeded: 'demo',
+    });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
     await seeded.drop();
 

@@ -50,7 +50,13 @@ describe.each(dialects())('one error path (%s)', (dialect) => {
         'POST /account/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
         400,
       ],
-      ['bad chunk size', 'POST /account/sign-in HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
+      // With a content type the route accepts, so that the route waits for the body the parser refuses.
+      [
+        'bad chunk size',
+        'POST /account/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n' +
+          'Transfer-Encoding: chunked\r\n\r\nzz\r\n',
+        400,
+      ],
       ['header block too large', get('/', `Host: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n`), 431],
       ['not HTTP at all', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', 400],
       ['space in the request target', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', 400],

@@ -15,6 +15,7 @@ import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { CREDIT_COST_HEADER, clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { datasetRoute } from './http/routes/dataset-route.js';
@@ -84,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     // One access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(options.config.trustProxy),
@@ -161,9 +163,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    // The request id rides in the line's bindings (reqId); never headers: keys travel in them.
-    request.log.info(
+    // The request id is named here, so that the request's own logger, bound to it, need not be
+    // made (see lazyRequestLogger). Never headers: keys travel in them.
+    app.log.info(
       {
+        reqId: request.id,
         method: request.method,
         url: request.url,
         route: request.routeOptions.url,

@@ -144,9 +144,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // A request arriving on a kept-alive connection once shutdown began is sent elsewhere. A callback
-  // hook, as every hook that runs on each request: a promise each costs.
-  app.addHook('onRequest', (_request, reply, done) => {
+  // The first hook of every routed request (a callback hook, as every hook that runs on each
+  // request: a promise each costs). It stamps the headers every answer carries, errors included
+  // (what fails before routing is stamped by frameworkErrors); a request arriving on a kept-alive
+  // connection once shutdown began is sent elsewhere.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    // No response is ever to be sniffed into something else (a text/plain 404 echoes the path).
+    reply.header('x-content-type-options', 'nosniff');
     if (!closing) {
       done();
       return;
@@ -155,13 +160,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(shuttingDown());
   });
   app.decorateRequest('caller', null);
-  // A callback hook, not an async one: it runs on every response, and a promise each costs.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    // No response is ever to be sniffed into something else (a text/plain 404 echoes the path).
-    reply.header('x-content-type-options', 'nosniff');
-    done(null, payload);
-  });
   app.addHook('onResponse', (request, reply, done) => {
     // The request id is named here, so that the request's own logger, bound to it, need not be
     // made (see lazyRequestLogger). Never headers: keys travel in them.

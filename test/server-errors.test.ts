@@ -50,8 +50,14 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
     const id = res.headers.get('x-request-id') ?? '';
     expect(body).toBe(`Internal Server Error (request ${id})`);
     expect(res.headers.get('x-credit-cost')).toBeNull();
-    expect(log).toContain(id);
-    expect(log).toContain('request failed');
+    // The error's own line is bound to the request (its logger is made when it first logs).
+    const failed = log
+      .split('\n')
+      .filter((line) => line.includes('request failed'))
+      .map((line) => JSON.parse(line) as { reqId?: string; err?: unknown });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.reqId).toBe(id);
+    expect(failed[0]?.err).toBeDefined();
     expect(log).not.toContain(api_key);
     await app.close();
     await database.drop();

@@ -18,8 +18,8 @@ import { startThrowawayPostgres } from './throwaway-postgres.js';
  * `npm run bench`: first search in-process over generated catalogs (per query class, build time and
  * memory); then, over HTTP, the billed revenues path (an already-purchased company-period: auth,
  * resolution, one charging transaction) and a search for `a`, each against a bare Fastify route
- * sending a body of the same size, measured in the same run and alternated, so the ratios mean
- * something on a noisy machine.
+ * sending the same bytes (the same headers, a body of the same size), measured in the same run and
+ * alternated, so the ratios mean something on a noisy machine.
  */
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -65,6 +65,14 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
   await db.close();
   const path = `/api/v1/revenues?ticker=${encodeURIComponent(target.ticker)}&mic_code=${target.mic_code}&reporting_period=${target.reporting_period}`;
   return { path, key: api_key, bytes: 0 };
+}
+
+/** Headers Fastify sends anyway (a bare route too) are left out; the app's own ones are copied. */
+const FRAMEWORK_HEADERS = new Set(['content-length', 'content-type', 'date', 'connection', 'keep-alive']);
+
+/** The app's own headers of an answer, which the bare route sends too, so both send the same bytes. */
+function appHeaders(headers: Headers): Record<string, string> {
+  return Object.fromEntries([...headers].filter(([name]) => !FRAMEWORK_HEADERS.has(name)));
 }
 
 function cannon(url: string, key?: string): Promise<autocannon.Result> {
@@ -134,17 +142,34 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   // Buy the company-period once, so the benchmark measures the repeat (1 credit) path.
-  const first = await new Promise<{ bytes: number; searchBytes: number; child: ReturnType<typeof spawn> }>((resolve, reject) => {
+  const first = await new Promise<{
+    bytes: number;
+    searchBytes: number;
+    headers: Record<string, string>;
+    searchHeaders: Record<string, string>;
+    child: ReturnType<typeof spawn>;
+  }>((resolve, reject) => {
     const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
       env: { ...env, BENCH_APP_PORT: String(appPort), BENCH_BARE_PORT: String(barePort), BENCH_BODY_BYTES: '0' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     child.stdout?.once('data', async () => {
-      const res = await fetch(`http://127.0.0.1:${appPort}${path}`, { headers: { authorization: `Bearer ${key}` } });
-      if (res.status !== 200) reject(new Error(`target answered ${res.status}: ${await res.text()}`));
-      const search = await fetch(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, { headers: { authorization: `Bearer ${key}` } });
+      const call = (target: string) =>
+        fetch(`http://127.0.0.1:${appPort}${target}`, { headers: { authorization: `Bearer ${key}` } });
+      const bought = await call(path);
+      if (bought.status !== 200) reject(new Error(`target answered ${bought.status}: ${await bought.text()}`));
+      await bought.text();
+      // The repeat is what is measured: its headers (a cost of 1) are the ones the bare route copies.
+      const res = await call(path);
+      const search = await call(SEARCH_PATH);
       if (search.status !== 200) reject(new Error(`search answered ${search.status}`));
-      resolve({ bytes: Buffer.byteLength(await res.text()), searchBytes: Buffer.byteLength(await search.text()), child });
+      resolve({
+        bytes: Buffer.byteLength(await res.text()),
+        searchBytes: Buffer.byteLength(await search.text()),
+        headers: appHeaders(res.headers),
+        searchHeaders: appHeaders(search.headers),
+        child,
+      });
     });
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
@@ -159,6 +184,8 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       BENCH_BARE_PORT: String(barePort),
       BENCH_BODY_BYTES: String(first.bytes),
       BENCH_SEARCH_BYTES: String(first.searchBytes),
+      BENCH_BODY_HEADERS: JSON.stringify(first.headers),
+      BENCH_SEARCH_HEADERS: JSON.stringify(first.searchHeaders),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -7,8 +7,8 @@ import { connect } from '../db/connect.js';
 
 /**
  * The two servers a benchmark compares, in one process so they share its runtime: the full app
- * (auth, billing, data) and bare Fastify routes answering bodies of the same sizes (a revenues
- * answer, a search answer); or, with BENCH_SECOND_RATE_LIMIT set, a second full app whose only
+ * (auth, billing, data) and bare Fastify routes sending the same bytes as its answers (a revenues
+ * answer, a search answer: the same headers and bodies of the same sizes); or, with BENCH_SECOND_RATE_LIMIT set, a second full app whose only
  * difference is that rate limit.
  */
 async function main(): Promise<void> {
@@ -36,8 +36,14 @@ async function main(): Promise<void> {
     const body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_BODY_BYTES) - 15)) }]);
     const searchBody = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_SEARCH_BYTES ?? 0) - 15)) }]);
     second = Fastify({ logger: false });
-    second.get('/bare', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
-    second.get('/bare-search', async (_request, reply) => reply.type('application/json; charset=utf-8').send(searchBody));
+    // The app's own headers too (request id, nosniff, credit headers), with the values of one of
+    // its answers: the bare routes send the same bytes, headers and body.
+    const headers = JSON.parse(process.env.BENCH_BODY_HEADERS ?? '{}') as Record<string, string>;
+    const searchHeaders = JSON.parse(process.env.BENCH_SEARCH_HEADERS ?? '{}') as Record<string, string>;
+    second.get('/bare', async (_request, reply) => reply.headers(headers).type('application/json; charset=utf-8').send(body));
+    second.get('/bare-search', async (_request, reply) =>
+      reply.headers(searchHeaders).type('application/json; charset=utf-8').send(searchBody),
+    );
   }
   await second.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });
   process.stdout.write('ready\n');

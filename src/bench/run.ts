@@ -67,6 +67,13 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
   return { path, key: api_key, bytes: 0 };
 }
 
+/**
+ * The measured server logs to its standard output as in service (pino's asynchronous destination),
+ * into /dev/null: writing the lines is part of a request's cost, reading them is not. It says it is
+ * ready over the IPC channel.
+ */
+const SERVE_PAIR_STDIO: ['ignore', 'ignore', 'inherit', 'ipc'] = ['ignore', 'ignore', 'inherit', 'ipc'];
+
 /** Headers Fastify sends anyway (a bare route too) are left out; the app's own ones are copied. */
 const FRAMEWORK_HEADERS = new Set(['content-length', 'content-type', 'date', 'connection', 'keep-alive']);
 
@@ -151,9 +158,9 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
   }>((resolve, reject) => {
     const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
       env: { ...env, BENCH_APP_PORT: String(appPort), BENCH_BARE_PORT: String(barePort), BENCH_BODY_BYTES: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: SERVE_PAIR_STDIO,
     });
-    child.stdout?.once('data', async () => {
+    child.once('message', async () => {
       const call = (target: string) =>
         fetch(`http://127.0.0.1:${appPort}${target}`, { headers: { authorization: `Bearer ${key}` } });
       const bought = await call(path);
@@ -187,9 +194,9 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       BENCH_BODY_HEADERS: JSON.stringify(first.headers),
       BENCH_SEARCH_HEADERS: JSON.stringify(first.searchHeaders),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: SERVE_PAIR_STDIO,
   });
-  await new Promise((r) => child.stdout?.once('data', r));
+  await new Promise((r) => child.once('message', r));
   try {
     await cannon(`http://127.0.0.1:${appPort}${path}`, key); // warm-up
     if (RATE_LIMIT !== undefined) {

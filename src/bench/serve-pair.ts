@@ -1,5 +1,3 @@
-import { openSync, writeSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -8,30 +6,21 @@ import { connect } from '../db/connect.js';
 /**
  * The two servers a benchmark compares, in one process so they share its runtime: the full app
  * (auth, billing, data) and bare Fastify routes sending the same bytes as its answers (a revenues
- * answer, a search answer: the same headers and bodies of the same sizes); or, with BENCH_SECOND_RATE_LIMIT set, a second full app whose only
- * difference is that rate limit.
+ * answer, a search answer: the same headers and bodies of the same sizes); or, with
+ * BENCH_SECOND_RATE_LIMIT set, a second full app whose only difference is that rate limit.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = connect(config.database, { poolSize: config.poolSize });
-  // The app logs as it would in service (LOG_LEVEL, info by default), into /dev/null: writing the
-  // lines is part of the cost of a request, reading them is not. One synchronous write per line,
-  // as the logger writes to standard output in service.
-  const devNull = openSync('/dev/null', 'w');
-  const logTo = () =>
-    new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        writeSync(devNull, chunk);
-        callback();
-      },
-    });
-  const app = await buildApp({ config, db, logTo: logTo() });
+  // The app logs as in service: to standard output (which the benchmark points at /dev/null), at
+  // LOG_LEVEL (info by default).
+  const app = await buildApp({ config, db });
   await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
   let second: FastifyInstance;
   const secondLimit = process.env.BENCH_SECOND_RATE_LIMIT;
   if (secondLimit !== undefined) {
     const limited = loadConfig({ ...process.env, CORPDATA_RATE_LIMIT: secondLimit });
-    second = await buildApp({ config: limited, db, logTo: logTo() });
+    second = await buildApp({ config: limited, db });
   } else {
     const body = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_BODY_BYTES) - 15)) }]);
     const searchBody = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_SEARCH_BYTES ?? 0) - 15)) }]);
@@ -46,7 +35,7 @@ async function main(): Promise<void> {
     );
   }
   await second.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });
-  process.stdout.write('ready\n');
+  process.send?.('ready');
   process.on('SIGTERM', () => {
     Promise.all([app.close(), second.close()])
       .then(() => db.close())

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import pino from 'pino';
 import type { AppContext } from './app-context.js';
 import { KeyVerifier } from './auth/verify-key.js';
 import { loadCatalog } from './catalog/catalog.js';
@@ -80,7 +81,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             level: options.config.logLevel,
             // Keys and session cookies travel in these headers: they never reach the log.
             redact: ['req.headers.authorization', 'req.headers.cookie'],
-            ...(options.logTo === undefined ? {} : { stream: options.logTo }),
+            // Standard output is written synchronously, one write per line: a line is out before
+            // the next request is served, so a crash loses none, and on the billed path it measured
+            // about 11 % faster than pino's default asynchronous destination (docs/search-and-hot-path.md).
+            stream: options.logTo ?? pino.destination({ dest: 1, sync: true }),
           },
     genReqId: () => randomUUID(),
     // One access line per request (below) instead of Fastify's two.

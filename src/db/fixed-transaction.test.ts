@@ -91,4 +91,32 @@ describe.each(dialects())('fixedTransaction (%s)', (dialect) => {
     const ids = await sql<{ id: number }>`select id from fixed_t where id in (20, 21)`.execute(db.kysely);
     expect(ids.rows.map((r) => Number(r.id))).toEqual([21]);
   });
+
+  it('commits at once while the connection is held outside a transaction (an import reading its input)', async () => {
+    const run = fixedTransaction(db);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = () => {};
+    const isHeld = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const reader = db.kysely.connection().execute(async (conn) => {
+      await sql`select count(*) from fixed_t`.execute(conn);
+      holding();
+      await held;
+    });
+    await isHeld;
+    let committed = false;
+    await run(function* (): Generator<FixedStep, void, Rows> {
+      yield { text: 'insert into fixed_t (id, v) values (?, ?)', params: [30, 'at once'] };
+    }).then(() => {
+      committed = true;
+    });
+    expect(committed).toBe(true);
+    release();
+    await reader;
+    expect(await count()).toBeGreaterThan(0);
+  });
 });

@@ -24,25 +24,28 @@ export type FixedTransaction = <T>(work: FixedWork<T>) => Promise<T>;
 /**
  * The billed path's way to the database: building a query with Kysely's builder costs more than
  * running it on SQLite, and each of Kysely's statements is several promise hops. Statements are
- * prepared (SQLite, through the connection's statement cache) or rewritten (PostgreSQL) once per text.
+ * prepared (SQLite, through the connection's statement cache) or rewritten (PostgreSQL) once per
+ * text; a one-row insert given several rows becomes one multi-row insert (its text made once per
+ * row count).
  *
- * - SQLite: the whole transaction runs synchronously in one better-sqlite3 transaction, while
- *   holding Kysely's connection, so it never interleaves with (or nests into) a Kysely transaction
- *   in flight on the same connection. A one-row insert is one prepared statement run per row.
- * - PostgreSQL: one Kysely transaction, one round trip per statement; a one-row insert given
- *   several rows becomes one multi-row insert (its text made once per row count).
+ * - SQLite: the whole transaction runs synchronously in one better-sqlite3 transaction. Nothing
+ *   can interleave with a synchronous transaction, so it runs at once unless a Kysely transaction
+ *   is open on the connection (awaiting between its statements): then it waits for Kysely's
+ *   connection, so it never nests into that transaction.
+ * - PostgreSQL: one Kysely transaction, one round trip per statement.
  */
 export function fixedTransaction(db: Db): FixedTransaction {
   return db.dialect === 'sqlite' ? sqliteTransaction(db) : postgresTransaction(db);
 }
 
 function sqliteTransaction(db: Extract<Db, { dialect: 'sqlite' }>): FixedTransaction {
+  const many = textCache(manyRows);
   const exec = (step: FixedStep): Rows => {
-    const s = db.prepare(step.text);
     if ('rows' in step) {
-      for (const row of step.rows) s.run(...row);
+      if (step.rows.length > 0) db.prepare(many(step.text, step.rows.length)).run(...step.rows.flat());
       return [];
     }
+    const s = db.prepare(step.text);
     if (s.reader) return s.all(...step.params) as Rows;
     s.run(...step.params);
     return [];
@@ -53,22 +56,20 @@ function sqliteTransaction(db: Extract<Db, { dialect: 'sqlite' }>): FixedTransac
     while (!next.done) next = steps.next(exec(next.value));
     return next.value;
   });
-  return <T>(work: FixedWork<T>) => db.kysely.connection().execute(async () => inTransaction.immediate(work) as T);
+  const run = <T>(work: FixedWork<T>): T => inTransaction.immediate(work) as T;
+  return async <T>(work: FixedWork<T>) => {
+    if (!db.sqlite.inTransaction) return run(work);
+    return db.kysely.connection().execute(async () => run(work));
+  };
 }
 
 function postgresTransaction(db: Db): FixedTransaction {
-  const texts = new Map<string, string>();
-  const compiled = (step: FixedStep): CompiledQuery<Record<string, unknown>> => {
-    if (!('rows' in step)) return CompiledQuery.raw(numbered(step.text), step.params as unknown[]);
-    const key = `${step.rows.length} ${step.text}`;
-    let text = texts.get(key);
-    if (text === undefined) {
-      text = numbered(manyRows(step.text, step.rows.length));
-      if (texts.size >= 1000) texts.clear();
-      texts.set(key, text);
-    }
-    return CompiledQuery.raw(text, step.rows.flat() as unknown[]);
-  };
+  const one = textCache(numbered);
+  const many = textCache((text, count) => numbered(manyRows(text, count)));
+  const compiled = (step: FixedStep): CompiledQuery<Record<string, unknown>> =>
+    'rows' in step
+      ? CompiledQuery.raw(many(step.text, step.rows.length), step.rows.flat() as unknown[])
+      : CompiledQuery.raw(one(step.text, 1), step.params as unknown[]);
   return (work) =>
     db.kysely.transaction().execute(async (trx) => {
       const steps = work();
@@ -80,6 +81,21 @@ function postgresTransaction(db: Db): FixedTransaction {
       }
       return next.value;
     });
+}
+
+/** `make` of a statement's text (and a row count), made once per text and count (a bounded cache). */
+function textCache(make: (text: string, count: number) => string): (text: string, count: number) => string {
+  const texts = new Map<string, string>();
+  return (text, count) => {
+    const key = `${count} ${text}`;
+    let made = texts.get(key);
+    if (made === undefined) {
+      made = make(text, count);
+      if (texts.size >= 1000) texts.clear();
+      texts.set(key, made);
+    }
+    return made;
+  };
 }
 
 /** PostgreSQL numbers its placeholders: `?` becomes `$1`, `$2`, …. */

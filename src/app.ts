@@ -14,7 +14,8 @@ import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { CREDIT_COST_HEADER, clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
+import { accessLine } from './http/access-line.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { accountRoute } from './http/routes/account.js';
@@ -164,21 +165,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(shuttingDown());
   });
   app.decorateRequest('caller', null);
+  // One access line per request. It names its request id itself, so that the request's own
+  // logger, bound to it, need not be made (see lazyRequestLogger).
+  const logAccess = accessLine(app.log);
   app.addHook('onResponse', (request, reply, done) => {
-    // The request id is named here, so that the request's own logger, bound to it, need not be
-    // made (see lazyRequestLogger). Never headers: keys travel in them.
-    app.log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: request.url,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        cost: reply.getHeader(CREDIT_COST_HEADER),
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
+    logAccess(request, reply);
     done();
   });
   installErrorHandling(app);

@@ -54,4 +54,48 @@ describe.each(dialects())('access log (%s)', (dialect) => {
     expect(lines[0]).toMatchObject({ status: 400, route: '/api/v1/revenues' });
     expect(lines[0]?.cost).toBeUndefined();
   });
+
+  it('writes the line pino writes: its level, time and bindings first, its url as sent', async () => {
+    const res = await t.get(`/api/v1/revenues?ticker=%22%0A%1B${BETA.ticker}&reporting_period=2023`, caller.key);
+    expect(res.status).toBe(404);
+    await new Promise((r) => setTimeout(r, 20));
+    const lines = linesOf(res.headers.get('x-request-id') ?? '');
+    expect(lines).toHaveLength(1);
+    const line = lines[0] ?? {};
+    expect(Object.keys(line)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'method',
+      'url',
+      'route',
+      'status',
+      'ms',
+      'msg',
+    ]);
+    expect(line).toMatchObject({ level: 30, pid: process.pid, status: 404, msg: 'request' });
+    expect(typeof line.time).toBe('number');
+    expect(line.url).toBe(`/api/v1/revenues?ticker=%22%0A%1B${BETA.ticker}&reporting_period=2023`);
+  });
+
+  it('writes no access line below its level', async () => {
+    let quietLog = '';
+    const logTo = new Writable({
+      write(chunk, _encoding, done) {
+        quietLog += String(chunk);
+        done();
+      },
+    });
+    const quiet = await startApp(dialect, { logTo, env: { LOG_LEVEL: 'warn' } });
+    try {
+      const account = await quiet.account({ credits: 10 });
+      const res = await quiet.get('/api/v1/companies/search?query=a', account.key);
+      expect(res.status).toBe(200);
+    } finally {
+      await quiet.close();
+    }
+    expect(quietLog).not.toContain('"msg":"request"');
+  });
 });

@@ -56,7 +56,7 @@ describe.each(dialects())('access log (%s)', (dialect) => {
   });
 
   it('writes the line pino writes: its level, time and bindings first, its url as sent', async () => {
-    const res = await t.get(`/api/v1/revenues?ticker=%22%0A%1B${BETA.ticker}&reporting_period=2023`, caller.key);
+    const res = await t.get(`/api/v1/revenues?ticker=%22%0A%1BBETA&reporting_period=2023`, caller.key);
     expect(res.status).toBe(404);
     await new Promise((r) => setTimeout(r, 20));
     const lines = linesOf(res.headers.get('x-request-id') ?? '');
@@ -77,7 +77,7 @@ describe.each(dialects())('access log (%s)', (dialect) => {
     ]);
     expect(line).toMatchObject({ level: 30, pid: process.pid, status: 404, msg: 'request' });
     expect(typeof line.time).toBe('number');
-    expect(line.url).toBe(`/api/v1/revenues?ticker=%22%0A%1B${BETA.ticker}&reporting_period=2023`);
+    expect(line.url).toBe(`/api/v1/revenues?ticker=%22%0A%1BBETA&reporting_period=2023`);
   });
 
   it('writes no access line below its level', async () => {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
+import { checkpointInBackground } from '../db/checkpointer.js';
 import { connect } from '../db/connect.js';
 
 /**
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   // The app logs as in service: to standard output (which the benchmark points at /dev/null), at
   // LOG_LEVEL (info by default).
   const app = await buildApp({ config, db });
+  const checkpoints = checkpointInBackground(db, (error) => app.log.error({ err: error }, 'background checkpoints failed'));
   await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
   let second: FastifyInstance;
   const secondLimit = process.env.BENCH_SECOND_RATE_LIMIT;
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   process.send?.('ready');
   process.on('SIGTERM', () => {
     Promise.all([app.close(), second.close()])
+      .then(() => checkpoints?.stop())
       .then(() => db.close())
       .finally(() => process.exit(0));
   });

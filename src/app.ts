@@ -14,7 +14,7 @@ import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
-import { accessLine } from './http/access-line.js';
+import { accessLog } from './http/access-log.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
 import { lazyRequestLogger } from './http/request-logger.js';
@@ -167,9 +167,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('caller', null);
   // One access line per request. It names its request id itself, so that the request's own
   // logger, bound to it, need not be made (see lazyRequestLogger).
-  const logAccess = accessLine(app.log);
+  const access = accessLog(app.log);
   app.addHook('onResponse', (request, reply, done) => {
-    logAccess(request, reply);
+    access.add(request, reply);
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    access.flush();
     done();
   });
   installErrorHandling(app);

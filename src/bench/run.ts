@@ -18,8 +18,9 @@ import { startThrowawayPostgres } from './throwaway-postgres.js';
  * `npm run bench`: first search in-process over generated catalogs (per query class, build time and
  * memory); then, over HTTP, the billed revenues path (an already-purchased company-period: auth,
  * resolution, one charging transaction) and a search for `a`, each against a bare Fastify route
- * sending the same bytes (the same headers, a body of the same size), measured in the same run and
- * alternated, so the ratios mean something on a noisy machine.
+ * exchanging the same bytes (asked with the same request headers, the key included; answering with
+ * the same headers and a body of the same size), measured in the same run and alternated, so the
+ * ratios mean something on a noisy machine.
  */
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -68,8 +69,8 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
 }
 
 /**
- * The measured server logs to its standard output as in service (pino's asynchronous destination),
- * into /dev/null: writing the lines is part of a request's cost, reading them is not. It says it is
+ * The measured server logs to its standard output as in service, into /dev/null: writing the lines
+ * is part of a request's cost, reading them is not. It says it is
  * ready over the IPC channel.
  */
 const SERVE_PAIR_STDIO: ['ignore', 'ignore', 'inherit', 'ipc'] = ['ignore', 'ignore', 'inherit', 'ipc'];
@@ -209,11 +210,11 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
       if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
       rounds.billed.push(b.requests.average);
-      rounds.bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`)).requests.average);
+      rounds.bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`, key)).requests.average);
       const s = await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
       if (s.non2xx > 0 || s.errors > 0) throw new Error(`search: ${s.non2xx} non-2xx, ${s.errors} errors`);
       rounds.search.push(s.requests.average);
-      rounds.bareSearch.push((await cannon(`http://127.0.0.1:${barePort}/bare-search`)).requests.average);
+      rounds.bareSearch.push((await cannon(`http://127.0.0.1:${barePort}/bare-search`, key)).requests.average);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     // Each pair of rounds ran back to back under the same load: the median of their ratios is the

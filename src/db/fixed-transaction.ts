@@ -27,12 +27,11 @@ export type FixedTransaction = <T>(work: FixedWork<T>) => Promise<T>;
  * prepared (SQLite, through the connection's statement cache) or rewritten (PostgreSQL) once per
  * text.
  *
- * - SQLite: the whole transaction runs synchronously in one better-sqlite3 transaction; a one-row
- *   insert is one prepared statement run per row (measured faster in service than one multi-row
- *   insert of a batch's rows, whose parameters are spread into one call). Nothing
- *   can interleave with a synchronous transaction, so it runs at once unless a Kysely transaction
- *   is open on the connection (awaiting between its statements): then it waits for Kysely's
- *   connection, so it never nests into that transaction.
+ * - SQLite: the whole transaction runs synchronously in one better-sqlite3 transaction. Nothing
+ *   can interleave with it, so it runs at once unless a Kysely transaction is open on the
+ *   connection (awaiting between its statements): then it waits for Kysely's connection, so it
+ *   never nests into that transaction. A one-row insert is one prepared statement run per row
+ *   (measured faster in service than one multi-row insert of a batch's rows).
  * - PostgreSQL: one Kysely transaction, one round trip per statement; a one-row insert given
  *   several rows becomes one multi-row insert (its text made once per row count).
  */

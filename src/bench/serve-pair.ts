@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { checkpointInBackground } from '../db/checkpointer.js';
 import { connect } from '../db/connect.js';
 
 /**
@@ -12,11 +11,11 @@ import { connect } from '../db/connect.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = connect(config.database, { poolSize: config.poolSize });
+  // As `serve` does: on SQLite, the write-ahead log is checkpointed on a worker thread.
+  const db = connect(config.database, { poolSize: config.poolSize, backgroundCheckpoints: true });
   // The app logs as in service: to standard output (which the benchmark points at /dev/null), at
   // LOG_LEVEL (info by default).
   const app = await buildApp({ config, db });
-  const checkpoints = checkpointInBackground(db, (error) => app.log.error({ err: error }, 'background checkpoints failed'));
   await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
   let second: FastifyInstance;
   const secondLimit = process.env.BENCH_SECOND_RATE_LIMIT;
@@ -40,7 +39,6 @@ async function main(): Promise<void> {
   process.send?.('ready');
   process.on('SIGTERM', () => {
     Promise.all([app.close(), second.close()])
-      .then(() => checkpoints?.stop())
       .then(() => db.close())
       .finally(() => process.exit(0));
   });

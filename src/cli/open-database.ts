@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
-import { connect, type Db } from '../db/connect.js';
+import { type ConnectOptions, connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { importBundle } from '../ingest/bundle/import-bundle.js';
 
@@ -19,8 +19,11 @@ export interface OpenedDatabase {
  * the demo dataset (CORPDATA_DEMO) and seeds it. The choice is made once: a database created empty
  * is never seeded later, whatever the setting then says.
  */
-export async function openDatabase(config: Config): Promise<OpenedDatabase> {
-  const db = connect(config.database, { poolSize: config.poolSize, statementTimeoutMs: config.statementTimeoutMs });
+export async function openDatabase(
+  config: Config,
+  options: Pick<ConnectOptions, 'backgroundCheckpoints'> = {},
+): Promise<OpenedDatabase> {
+  const db = connect(config.database, { ...options, poolSize: config.poolSize, statementTimeoutMs: config.statementTimeoutMs });
   try {
     const { applied } = await migrate(db);
     const claimed = await db.kysely

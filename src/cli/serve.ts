@@ -1,6 +1,5 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { checkpointInBackground } from '../db/checkpointer.js';
 import { openDatabase } from './open-database.js';
 
 /** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
@@ -8,11 +7,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Serves until SIGTERM or SIGINT, then stops accepting, finishes in-flight requests and exits. */
 export async function serve(config: Config): Promise<void> {
-  const { db } = await openDatabase(config);
+  const { db } = await openDatabase(config, { backgroundCheckpoints: true });
   const app = await buildApp({ config, db });
-  const checkpoints = checkpointInBackground(db, (error) =>
-    app.log.error({ err: error }, 'background checkpoints failed: the serving connection checkpoints by itself'),
-  );
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -23,7 +19,6 @@ export async function serve(config: Config): Promise<void> {
     const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     try {
       await app.close();
-      await checkpoints?.stop();
       await db.close();
       process.exit(0);
     } catch (error) {

@@ -27,7 +27,7 @@ describe('background checkpoints (SQLite)', () => {
   it('copies the log into the database file while the serving connection only commits', async () => {
     const { db, path } = open();
     const errors: Error[] = [];
-    const checkpoints = checkpointInBackground(db, (e) => errors.push(e));
+    const checkpoints = checkpointInBackground(db.sqlite, (e) => errors.push(e));
     expect(threshold(db)).toBe(10_000);
     const before = statSync(path).size;
     // About 600 pages in 150 commits: far below the serving connection's own threshold now.
@@ -46,7 +46,7 @@ describe('background checkpoints (SQLite)', () => {
     // The worker opens the database by its name: moved away, it cannot.
     renameSync(path, `${path}.moved`);
     const errors: Error[] = [];
-    const checkpoints = checkpointInBackground(db, (e) => errors.push(e));
+    const checkpoints = checkpointInBackground(db.sqlite, (e) => errors.push(e));
     const deadline = Date.now() + 5_000;
     while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(errors).toHaveLength(1);
@@ -57,6 +57,16 @@ describe('background checkpoints (SQLite)', () => {
   it('has nothing to do for an in-memory database', async () => {
     const db = connect({ kind: 'sqlite', path: ':memory:' });
     opened.push(db);
-    expect(checkpointInBackground(db, () => {})).toBeUndefined();
+    if (db.dialect !== 'sqlite') throw new Error('not SQLite');
+    expect(checkpointInBackground(db.sqlite, () => {})).toBeUndefined();
+  });
+
+  it('runs for a connection opened with backgroundCheckpoints until it is closed', async () => {
+    const { path } = open();
+    const db = connect({ kind: 'sqlite', path }, { backgroundCheckpoints: true });
+    if (db.dialect !== 'sqlite') throw new Error('not SQLite');
+    expect(threshold(db)).toBe(10_000);
+    await db.close();
+    expect(db.sqlite.open).toBe(false);
   });
 });

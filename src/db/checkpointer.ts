@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Db } from './connect.js';
+import type SqliteDatabase from 'better-sqlite3';
 
 /** How often the background connection copies the write-ahead log into the database file. */
 const INTERVAL_MS = 100;
@@ -39,11 +39,14 @@ export interface Checkpointer {
  * checkpoints every 100 ms; the serving connection keeps a threshold of its own, ten times the
  * default, should the worker fall behind, and goes back to the default if the worker fails.
  *
- * Nothing to do on PostgreSQL or an in-memory database: undefined.
+ * Nothing to do for an in-memory database: undefined. {@link connect} starts it for a serving
+ * process (`backgroundCheckpoints`) and stops it when the database is closed.
  */
-export function checkpointInBackground(db: Db, onError: (error: Error) => void): Checkpointer | undefined {
-  if (db.dialect !== 'sqlite' || db.sqlite.memory) return undefined;
-  const { sqlite } = db;
+export function checkpointInBackground(
+  sqlite: SqliteDatabase.Database,
+  onError: (error: Error) => void,
+): Checkpointer | undefined {
+  if (sqlite.memory) return undefined;
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path: sqlite.name, intervalMs: INTERVAL_MS },

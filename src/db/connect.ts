@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { checkpointInBackground } from './checkpointer.js';
 import type { Database } from './schema.js';
 
 export type Dialect = DatabaseConfig['kind'];
@@ -61,6 +62,11 @@ function statementCache(sqlite: SqliteDatabase.Database): (text: string) => Sqli
 export interface ConnectOptions {
   poolSize?: number;
   statementTimeoutMs?: number;
+  /**
+   * SQLite: checkpoint the write-ahead log on a worker thread of its own rather than on this
+   * connection (see checkpointer.ts), until the database is closed. For a serving process.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /** Opens the configured database; SQLite in WAL mode, PostgreSQL through a bounded pool. */
@@ -76,7 +82,14 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
     const prepare = statementCache(sqlite);
     const database: SqliteDialectDatabase = { close: () => sqlite.close(), prepare };
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    return { kysely, dialect: 'sqlite', sqlite, prepare, close: () => kysely.destroy() };
+    const checkpoints = options.backgroundCheckpoints ? checkpointInBackground(sqlite, reportCheckpointFailure) : undefined;
+    const close = async () => {
+      await checkpoints?.stop();
+      await kysely.destroy();
+      // Kysely closes the connection only if it ever used it.
+      if (sqlite.open) sqlite.close();
+    };
+    return { kysely, dialect: 'sqlite', sqlite, prepare, close };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -118,6 +131,12 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
 }
 
 const CLOSE_WAIT_MS = 5000;
+
+function reportCheckpointFailure(error: Error): void {
+  process.stderr.write(
+    `corpdata: background checkpoints failed, the serving connection checkpoints by itself: ${error.message}\n`,
+  );
+}
 
 function reportLostConnection(error: Error): void {
   process.stderr.write(`corpdata: database connection lost, a new one is opened on demand: ${error.message}\n`);

@@ -70,8 +70,7 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
 
 /**
  * The measured server logs to its standard output as in service, into /dev/null: writing the lines
- * is part of a request's cost, reading them is not. It says it is
- * ready over the IPC channel.
+ * is part of a request's cost, reading them is not. It says it is ready over the IPC channel.
  */
 const SERVE_PAIR_STDIO: ['ignore', 'ignore', 'inherit', 'ipc'] = ['ignore', 'ignore', 'inherit', 'ipc'];
 

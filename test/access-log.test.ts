@@ -1,27 +1,22 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from './support/dialects.js';
 import { BETA } from './support/fixture.js';
+import { captureLog } from './support/log-capture.js';
 import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 describe.each(dialects())('access log (%s)', (dialect) => {
   let t: TestApp;
   let caller: TestAccount;
-  let log = '';
+  const log = captureLog();
   beforeAll(async () => {
-    const logTo = new Writable({
-      write(chunk, _encoding, done) {
-        log += String(chunk);
-        done();
-      },
-    });
-    t = await startApp(dialect, { logTo, env: { LOG_LEVEL: 'info' } });
+    t = await startApp(dialect, { logTo: log.stream, env: { LOG_LEVEL: 'info' } });
     caller = await t.account({ credits: 1000 });
   });
   afterAll(() => t.close());
 
   const linesOf = (requestId: string) =>
     log
+      .text()
       .split('\n')
       .filter((l) => l.includes(requestId))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -42,7 +37,7 @@ describe.each(dialects())('access log (%s)', (dialect) => {
       cost: 25,
     });
     expect(typeof lines[0]?.ms).toBe('number');
-    expect(log).not.toContain(caller.key);
+    expect(log.text()).not.toContain(caller.key);
   });
 
   it('logs refused calls too, at no cost', async () => {
@@ -81,14 +76,8 @@ describe.each(dialects())('access log (%s)', (dialect) => {
   });
 
   it('writes no access line below its level', async () => {
-    let quietLog = '';
-    const logTo = new Writable({
-      write(chunk, _encoding, done) {
-        quietLog += String(chunk);
-        done();
-      },
-    });
-    const quiet = await startApp(dialect, { logTo, env: { LOG_LEVEL: 'warn' } });
+    const quietLog = captureLog();
+    const quiet = await startApp(dialect, { logTo: quietLog.stream, env: { LOG_LEVEL: 'warn' } });
     try {
       const account = await quiet.account({ credits: 10 });
       const res = await quiet.get('/api/v1/companies/search?query=a', account.key);
@@ -96,6 +85,6 @@ describe.each(dialects())('access log (%s)', (dialect) => {
     } finally {
       await quiet.close();
     }
-    expect(quietLog).not.toContain('"msg":"request"');
+    expect(quietLog.text()).not.toContain('"msg":"request"');
   });
 });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { pointId } from '../src/ingest/bundle/import-bundle.js';
@@ -7,6 +6,7 @@ import { apiGet } from './support/api-client.js';
 import { ConsoleClient, csrfOf, type PageResponse } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
+import { captureLog } from './support/log-capture.js';
 import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 const PASSWORD = 'correct horse battery';
@@ -302,15 +302,9 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
   });
 
   it('never shows a key after its creation page, nor writes it, the password or the session token to the log', async () => {
-    let log = '';
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        log += String(chunk);
-        done();
-      },
-    });
+    const log = captureLog();
     // The app's own logging (with its redaction), at its most talkative.
-    const app = await startApp(dialect, { env: { LOG_LEVEL: 'trace' }, logTo: stream });
+    const app = await startApp(dialect, { env: { LOG_LEVEL: 'trace' }, logTo: log.stream });
     apps.push(app);
     const { email } = await account(app);
     const client = new ConsoleClient(app.url);
@@ -337,9 +331,10 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
     expect(revoke.status).toBe(303);
     expect((await apiGet(app.url, BETA_2023, key)).status).toBe(401);
 
-    expect(log).toContain('/account/keys');
+    expect(log.text()).toContain('/account/keys');
     const token = client.cookies.get('corpdata_session') ?? '';
-    for (const secret of [key, signature, PASSWORD, encodeURIComponent(PASSWORD), token]) expect(log).not.toContain(secret);
+    for (const secret of [key, signature, PASSWORD, encodeURIComponent(PASSWORD), token])
+      expect(log.text()).not.toContain(secret);
   });
 
   it('counts failures per client behind a trusted proxy, and ignores X-Forwarded-For from anyone else', async () => {

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { buildApp } from '../src/app.js';
@@ -7,6 +6,7 @@ import { openDatabase } from '../src/cli/open-database.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { dialects } from './support/dialects.js';
+import { captureLog } from './support/log-capture.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
@@ -22,14 +22,8 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
     const config = testConfig(database, { LOG_LEVEL: 'info' });
     const { db } = await openDatabase(config);
     await importBundle(db.kysely, FIXTURE_BUNDLE);
-    let log = '';
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        log += String(chunk);
-        done();
-      },
-    });
-    const app = await buildApp({ config, db, logTo: stream });
+    const log = captureLog();
+    const app = await buildApp({ config, db, logTo: log.stream });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';
@@ -52,13 +46,14 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
     expect(res.headers.get('x-credit-cost')).toBeNull();
     // The error's own line is bound to the request (its logger is made when it first logs).
     const failed = log
+      .text()
       .split('\n')
       .filter((line) => line.includes('request failed'))
       .map((line) => JSON.parse(line) as { reqId?: string; err?: unknown });
     expect(failed).toHaveLength(1);
     expect(failed[0]?.reqId).toBe(id);
     expect(failed[0]?.err).toBeDefined();
-    expect(log).not.toContain(api_key);
+    expect(log.text()).not.toContain(api_key);
     await app.close();
     await database.drop();
   });

@@ -67,25 +67,19 @@ describe.each(dialects())('fixedTransaction (%s)', (dialect) => {
 
   it('never joins a Kysely transaction in flight: each commits or rolls back on its own', async () => {
     const run = fixedTransaction(db);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let started = () => {};
-    const begun = new Promise<void>((resolve) => {
-      started = resolve;
-    });
+    const held = signal();
+    const begun = signal();
     const other = db.kysely.transaction().execute(async (trx) => {
       await sql`insert into fixed_t (id, v) values (20, 'other')`.execute(trx);
-      started();
-      await held;
+      begun.fire();
+      await held.promise;
       throw new Error('other rolls back');
     });
-    await begun;
+    await begun.promise;
     const mine = run(function* (): Generator<FixedStep, void, Rows> {
       yield { text: 'insert into fixed_t (id, v) values (?, ?)', params: [21, 'mine'] };
     });
-    release();
+    held.fire();
     await expect(other).rejects.toThrow('other rolls back');
     await mine;
     const ids = await sql<{ id: number }>`select id from fixed_t where id in (20, 21)`.execute(db.kysely);
@@ -94,29 +88,31 @@ describe.each(dialects())('fixedTransaction (%s)', (dialect) => {
 
   it('commits at once while the connection is held outside a transaction (an import reading its input)', async () => {
     const run = fixedTransaction(db);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = () => {};
-    const isHeld = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
+    const held = signal();
+    const holding = signal();
     const reader = db.kysely.connection().execute(async (conn) => {
       await sql`select count(*) from fixed_t`.execute(conn);
-      holding();
-      await held;
+      holding.fire();
+      await held.promise;
     });
-    await isHeld;
-    let committed = false;
-    await run(function* (): Generator<FixedStep, void, Rows> {
+    await holding.promise;
+    const mine = run(function* (): Generator<FixedStep, void, Rows> {
       yield { text: 'insert into fixed_t (id, v) values (?, ?)', params: [30, 'at once'] };
-    }).then(() => {
-      committed = true;
-    });
-    expect(committed).toBe(true);
-    release();
+    }).then(() => 'committed');
+    const waited = new Promise((resolve) => setTimeout(() => resolve('waited for the connection'), 2_000));
+    expect(await Promise.race([mine, waited])).toBe('committed');
+    held.fire();
     await reader;
-    expect(await count()).toBeGreaterThan(0);
+    const ids = await sql<{ id: number }>`select id from fixed_t where id = 30`.execute(db.kysely);
+    expect(ids.rows).toHaveLength(1);
   });
 });
+
+/** A promise and the function that resolves it. */
+function signal(): { promise: Promise<void>; fire(): void } {
+  let fire = () => {};
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { promise, fire };
+}

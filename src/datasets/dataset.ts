@@ -14,13 +14,23 @@ export interface DatasetPrices {
   noData: number;
 }
 
-/** Who looks at a trace page: values are shown only to an account that bought the company-period. */
-export type TraceAccess = 'signed-out' | 'not-bought' | 'bought';
+/**
+ * Who looks at a trace page, decided once for every dataset and both forms (HTML and JSON) by
+ * `accessOf` (trace/trace-lookup.ts): values are shown only for `bought`, which means a point the
+ * API serves (`TracePoint.served`) of a company-period the account bought in the point's dataset.
+ * `not-served`: a point of a pending or failed document, whose values nobody sees.
+ */
+export type TraceAccess = 'signed-out' | 'not-bought' | 'not-served' | 'bought';
 
 /** A data point found by its trace id, ready to be shown. */
 export interface TracePoint {
   /** The company-period whose purchase (in this dataset) shows the point's values. */
   readonly subject: { companyId: string; period: number };
+  /**
+   * True when the dataset's API answers serve this point: its document is processed and, for a
+   * point made of others (an intensity), it is exactly the pairing the dataset's answer uses.
+   */
+  readonly served: boolean;
   /** The HTML page of `/trace/{id}`. */
   page(access: TraceAccess, publicUrl: string): Promise<string>;
   /**

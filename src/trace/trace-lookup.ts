@@ -20,8 +20,13 @@ export async function findTracePoint(db: Kysely<Database>, id: string): Promise<
   return undefined;
 }
 
-/** What `accountId` (undefined: signed out) may see of a point: values only once bought in its dataset. */
+/**
+ * The one visibility rule of trace pages and provenance, HTML and JSON alike: what `accountId`
+ * (undefined: signed out) may see of a point. Values only for a point the API serves, once the
+ * account bought its company-period in the point's own dataset.
+ */
 export async function accessOf(db: Kysely<Database>, found: FoundPoint, accountId: string | undefined): Promise<TraceAccess> {
+  if (!found.point.served) return 'not-served';
   if (accountId === undefined) return 'signed-out';
   const { companyId, period } = found.point.subject;
   return (await hasBought(db, accountId, found.dataset, companyId, period)) ? 'bought' : 'not-bought';

@@ -2,19 +2,15 @@ import { formatNumber } from '../console/layout.js';
 import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from '../credits/prices.js';
 import { SUB_UNITS } from '../revenues/currencies.js';
 import { type Html, html, page } from '../web/html.js';
+import { notServedNotice, STATUS_TEXT } from './document-status.js';
 import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './trace-query.js';
 
-/** Who is looking: values appear only for an account that bought the company-period. */
+/** Who is looking (decided by `accessOf`): values appear only for `bought`. */
 export type TraceAccess =
   | { kind: 'signed-out' }
   | { kind: 'not-bought' }
+  | { kind: 'not-served' }
   | { kind: 'bought'; values: ReadonlyMap<string, TraceValues> };
-
-const STATUS_TEXT: Record<TraceDocument['status'], string> = {
-  processed: 'processed',
-  pending: 'pending: not processed yet, so the API does not serve its figures',
-  failed: 'failed: its figures could not be extracted, so the API does not serve them',
-};
 
 /** A link only for http(s) addresses; anything else is shown as text, never made clickable. */
 function sourceLink(d: TraceDocument): Html {
@@ -39,6 +35,7 @@ function valueRows(v: TraceValues): Html {
 
 function accessNotice(facts: TraceFacts, access: TraceAccess, publicUrl: string): Html {
   const what = `${facts.companyName}, ${facts.period}`;
+  if (access.kind === 'not-served') return notServedNotice(facts.document.status);
   if (access.kind === 'signed-out') {
     return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought ${what}.</p>
 <p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${facts.pointId}`)}">Sign in</a> to see them.</p></div>`;
@@ -76,7 +73,7 @@ function filingSection(f: TraceFiling, d: TraceDocument): Html {
 
 /** The traceability page of one data point (the target of its `traceability_source_url`). */
 export function tracePage(facts: TraceFacts, access: TraceAccess, publicUrl: string): string {
-  const values = access.kind === 'bought' && facts.document.status === 'processed' ? access.values.get(facts.pointId) : undefined;
+  const values = access.kind === 'bought' ? access.values.get(facts.pointId) : undefined;
   const listings = facts.listings.map(
     (l) =>
       html`<li>${l.ticker} on ${l.micCode}${l.isin === null ? '' : html`, ISIN <code>${l.isin}</code>`}${l.primary ? ' (primary listing)' : ''}</li>`,

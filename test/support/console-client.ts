@@ -62,8 +62,8 @@ export class ConsoleClient {
     };
   }
 
-  get(path: string): Promise<PageResponse> {
-    return this.request('GET', path);
+  get(path: string, headers: Record<string, string> = {}): Promise<PageResponse> {
+    return this.request('GET', path, undefined, headers);
   }
 
   post(path: string, form: Record<string, string>): Promise<PageResponse> {

@@ -71,7 +71,7 @@ export function ghgDocumentOf(f: GhgTraceFacts): Static<typeof GhgDocumentSchema
 
 /** Values as the trace page shows them: bought, and from a report whose figures are served. */
 export function ghgEmissionProvenance(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): GhgEmissionProvenance {
-  const shown = access === 'bought' && f.document.status === 'processed';
+  const shown = access === 'bought';
   return {
     data_point_id: f.pointId,
     company_id: f.companyId,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { formatNumber } from '../../console/layout.js';
 import type { Database, DocumentStatus } from '../../db/schema.js';
+import { notServedNotice, STATUS_TEXT } from '../../trace/document-status.js';
 import { type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
@@ -12,12 +13,6 @@ export const SCOPE_TEXT: Record<string, string> = {
   '2-location': 'Scope 2, location-based',
   '2-market': 'Scope 2, market-based',
   '3': 'Scope 3 (value chain)',
-};
-
-const STATUS_TEXT: Record<DocumentStatus, string> = {
-  processed: 'processed',
-  pending: 'pending: not processed yet, so the API does not serve its figures',
-  failed: 'failed: its figures could not be extracted, so the API does not serve them',
 };
 
 /** One emission point with its company and report: what its trace page shows. */
@@ -100,6 +95,7 @@ export function conversionText(f: Pick<GhgTraceFacts, 'sourceValue' | 'sourceUni
 
 function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html {
   const what = `${f.companyName}, ${f.period}`;
+  if (access === 'not-served') return notServedNotice(f.document.status);
   if (access === 'bought') return html`<p class="muted">Values shown because your account bought ${what} (GHG emissions).</p>`;
   if (access === 'signed-out') {
     return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.</p>
@@ -112,7 +108,7 @@ function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html 
 
 /** The trace page of an emission point: the report it came from, its page and the unit conversion. */
 export function ghgTracePage(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): string {
-  const shown = access === 'bought' && f.document.status === 'processed';
+  const shown = access === 'bought';
   return page(
     `${SCOPE_TEXT[f.scope] ?? f.scope} · ${f.companyName} · ${f.period}`,
     html`<p class="muted">Traceability of a data point</p>
@@ -137,6 +133,7 @@ export async function traceEmission(db: Kysely<Database>, id: string): Promise<T
   if (facts === undefined) return undefined;
   return {
     subject: { companyId: facts.companyId, period: facts.period },
+    served: facts.document.status === 'processed',
     page: async (access, publicUrl) => ghgTracePage(facts, access, publicUrl),
     provenance: async (access, publicUrl) => ghgEmissionProvenance(facts, access, publicUrl),
   };

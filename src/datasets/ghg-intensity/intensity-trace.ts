@@ -1,38 +1,45 @@
 import type { Kysely } from 'kysely';
 import { formatNumber } from '../../console/layout.js';
 import type { Database } from '../../db/schema.js';
-import { loadTraceFacts, loadTraceValues } from '../../trace/trace-query.js';
+import { loadTraceFacts } from '../../trace/trace-query.js';
 import { html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { conversionText, loadGhgFacts, reportFacts, SCOPE_TEXT, sourceLink } from '../ghg-emissions/ghg-trace.js';
-import { intensity } from './intensity.js';
 import { ghgIntensityProvenance } from './intensity-provenance.js';
+import { findServedIntensity } from './load-intensity.js';
 
-/** The trace hook of an intensity: `{emission point}~{revenue point}`, both documents on one page. */
+/**
+ * The trace hook of an intensity: `{emission point}~{revenue point}`, both documents on one page.
+ * Only the pair the dataset's answer serves is a data point; any other pair of the company-period's
+ * points is not one (a 404), so no made-up id reads a figure the account never bought.
+ */
 export async function traceIntensity(db: Kysely<Database>, id: string): Promise<TracePoint | undefined> {
   const [emissionId, revenueId, ...rest] = id.split('~');
   if (emissionId === undefined || revenueId === undefined || rest.length > 0) return undefined;
   const [emission, revenue] = await Promise.all([loadGhgFacts(db, emissionId), loadTraceFacts(db, revenueId)]);
   if (emission === undefined || revenue === undefined) return undefined;
   if (emission.companyId !== revenue.companyId || emission.period !== revenue.period) return undefined;
+  const served = await findServedIntensity(db, emission.companyId, emission.period, id);
+  if (served === undefined) return undefined;
   const what = `${emission.companyName}, ${emission.period}`;
   const scope = SCOPE_TEXT[emission.scope] ?? emission.scope;
-  const revenueValues = async (access: TraceAccess) =>
-    access === 'bought' ? (await loadTraceValues(db, revenue.companyId, revenue.period)).get(revenueId) : undefined;
   return {
     subject: { companyId: emission.companyId, period: emission.period },
+    served: true,
     async provenance(access: TraceAccess, publicUrl: string) {
-      const values = await revenueValues(access);
-      const value = values === undefined ? undefined : intensity(emission.value, values.valueUsd);
       const figures =
-        values === undefined || value === undefined
-          ? null
-          : { value, unit: 'tCO2e/USD million' as const, emissions_value: emission.value, revenue_usd: values.valueUsd };
+        access === 'bought'
+          ? {
+              value: served.value,
+              unit: 'tCO2e/USD million' as const,
+              emissions_value: served.emissionValue,
+              revenue_usd: served.revenueUsd,
+            }
+          : null;
       return ghgIntensityProvenance(id, emission, revenue, figures, publicUrl);
     },
     async page(access: TraceAccess, publicUrl: string) {
-      const values = await revenueValues(access);
-      const value = values === undefined ? undefined : intensity(emission.value, values.valueUsd);
+      const shown = access === 'bought';
       const call = `${publicUrl}/api/v1/ghg-intensity?company_id=${emission.companyId}&reporting_period=${emission.period}`;
       const notice =
         access === 'bought'
@@ -52,11 +59,11 @@ ${notice}
 <dl class="facts"><dt>Scope</dt><dd>${scope}</dd><dt>Reporting period</dt><dd>${emission.period}</dd><dt>Formula</dt>
 <dd>emissions (tCO2e) ÷ (revenue (USD) ÷ 1,000,000), rounded half away from zero to 3 decimals</dd>
 ${
-  value === undefined || values === undefined
-    ? ''
-    : html`<dt>Value</dt><dd class="value"><strong>${String(value)} tCO2e/USD million</strong></dd>
-<dt>Emissions</dt><dd>${formatNumber(emission.value)} tCO2e (${conversionText(emission)})</dd>
-<dt>Revenue</dt><dd>${formatNumber(values.valueUsd)} USD</dd>`
+  shown
+    ? html`<dt>Value</dt><dd class="value"><strong>${String(served.value)} tCO2e/USD million</strong></dd>
+<dt>Emissions</dt><dd>${formatNumber(served.emissionValue)} tCO2e (${conversionText(emission)})</dd>
+<dt>Revenue</dt><dd>${formatNumber(served.revenueUsd)} USD</dd>`
+    : ''
 }
 <dt>Company</dt><dd>${emission.companyName} (<code>${emission.companyId}</code>)</dd></dl>
 <h2>Emissions source report</h2>

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { loadCompanyRevenues } from '../../revenues/revenue-data.js';
-import { GHG_SCOPES } from '../ghg-emissions/ghg-record.js';
+import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
+import { GHG_SCOPES, type GhgEmissionRecord } from '../ghg-emissions/ghg-record.js';
 import { loadCompanyEmissions } from '../ghg-emissions/load-emissions.js';
 import type { CompanyData } from '../period-data.js';
 import { intensity } from './intensity.js';
@@ -13,24 +13,33 @@ const lastSegment = (url: string): string => url.slice(url.lastIndexOf('/') + 1)
 export const intensityTraceId = (emissionPointId: string, revenuePointId: string): string =>
   `${emissionPointId}~${revenuePointId}`;
 
+/** One served intensity: the emission and revenue records it divides, and its trace id. */
+interface IntensityPoint {
+  period: number;
+  scope: GhgIntensityRecord['scope'];
+  value: number;
+  emission: GhgEmissionRecord;
+  revenue: RevenueRecord;
+  traceId: string;
+}
+
 /**
- * A company's intensities: for each period covered by emission or revenue documents, one record
- * per scope that has both an emission figure and a positive revenue figure, each the latest
- * disclosed (the last in the API's order). A covered period without both is a 204.
+ * For each period covered by emission or revenue documents, one intensity per scope that has both
+ * an emission figure and a positive revenue figure, each the latest disclosed (the last in the
+ * API's order). This pairing is the only one served: a trace id is valid only if made here.
  */
-export async function loadCompanyIntensity(
+async function loadIntensityPoints(
   db: Kysely<Database>,
   companyId: string,
-  publicUrl: string,
-): Promise<CompanyData<GhgIntensityRecord>> {
+): Promise<{ periods: number[]; points: Map<number, IntensityPoint[]> }> {
   const [emissions, revenues] = await Promise.all([
-    loadCompanyEmissions(db, companyId, publicUrl),
-    loadCompanyRevenues(db, companyId, publicUrl),
+    loadCompanyEmissions(db, companyId, ''),
+    loadCompanyRevenues(db, companyId, ''),
   ]);
   const periods = [...new Set([...emissions.periods, ...revenues.periods])].sort((a, b) => b - a);
-  const records = new Map<number, GhgIntensityRecord[]>();
+  const points = new Map<number, IntensityPoint[]>();
   for (const period of periods) {
-    const list: GhgIntensityRecord[] = [];
+    const list: IntensityPoint[] = [];
     const revenue = revenues.records.get(period)?.at(-1);
     const figures = emissions.records.get(period) ?? [];
     for (const scope of GHG_SCOPES) {
@@ -38,19 +47,56 @@ export async function loadCompanyIntensity(
       if (emission === undefined || revenue === undefined) continue;
       const value = intensity(emission.value, revenue.value);
       if (value === undefined) continue;
-      const id = intensityTraceId(lastSegment(emission.traceability_source_url), lastSegment(revenue.traceability_source_url));
-      list.push({
+      const traceId = intensityTraceId(
+        lastSegment(emission.traceability_source_url),
+        lastSegment(revenue.traceability_source_url),
+      );
+      list.push({ period, scope, value, emission, revenue, traceId });
+    }
+    points.set(period, list);
+  }
+  return { periods, points };
+}
+
+/** A company's intensities (a covered period without both figures is a 204). */
+export async function loadCompanyIntensity(
+  db: Kysely<Database>,
+  companyId: string,
+  publicUrl: string,
+): Promise<CompanyData<GhgIntensityRecord>> {
+  const { periods, points } = await loadIntensityPoints(db, companyId);
+  const records = new Map<number, GhgIntensityRecord[]>();
+  for (const [period, list] of points) {
+    records.set(
+      period,
+      list.map((p) => ({
         reporting_period: period,
-        scope,
-        value,
+        scope: p.scope,
+        value: p.value,
         unit: 'tCO2e/USD million',
         company_id: companyId,
-        emissions_document_id: emission.document_id,
-        revenue_document_id: revenue.document_id,
-        traceability_source_url: `${publicUrl}/trace/${id}`,
-      });
-    }
-    records.set(period, list);
+        emissions_document_id: p.emission.document_id,
+        revenue_document_id: p.revenue.document_id,
+        traceability_source_url: `${publicUrl}/trace/${p.traceId}`,
+      })),
+    );
   }
   return { periods, records };
+}
+
+/**
+ * The intensity an answer serves under `traceId` for the company-period, or undefined: any other
+ * pair of points (an earlier figure, a pending document's) is no data point at all.
+ */
+export async function findServedIntensity(
+  db: Kysely<Database>,
+  companyId: string,
+  period: number,
+  traceId: string,
+): Promise<{ value: number; emissionValue: number; revenueUsd: number } | undefined> {
+  const { points } = await loadIntensityPoints(db, companyId);
+  const point = points.get(period)?.find((p) => p.traceId === traceId);
+  return point === undefined
+    ? undefined
+    : { value: point.value, emissionValue: point.emission.value, revenueUsd: point.revenue.value };
 }

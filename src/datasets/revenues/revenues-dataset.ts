@@ -36,6 +36,7 @@ export const revenues: Dataset<RevenueRecord> = {
     if (facts === undefined) return undefined;
     return {
       subject: { companyId: facts.companyId, period: facts.period },
+      served: facts.document.status === 'processed',
       async page(access, publicUrl) {
         if (access !== 'bought') return tracePage(facts, { kind: access }, publicUrl);
         return tracePage(facts, { kind: 'bought', values: await loadTraceValues(db, facts.companyId, facts.period) }, publicUrl);

@@ -26,7 +26,7 @@ import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
 import { provenanceRoute } from './http/routes/provenance.js';
 import { registerOpenApi } from './http/swagger.js';
-import { API_PREFIX, rateLimitHook } from './limits/rate-limit-hook.js';
+import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
 import { traceRoutes } from './trace/trace-route.js';
 
 export interface BuildAppOptions {
@@ -178,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   installErrorHandling(app);
-  if (config.rateLimit !== null) app.addHook('onRequest', rateLimitHook(ctx, config.rateLimit));
+  if (config.rateLimit !== null) installRateLimits(app, ctx, config.rateLimit);
   routeEveryMethod(app);
   const apiPaths = collectApiPaths(app, API_PREFIX);
   await registerOpenApi(app, config);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import type { Response } from './support/api-client.js';
 import { dialects } from './support/dialects.js';
+import { rawRequest } from './support/raw-http.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
 const SEARCH = '/api/v1/companies/search?query=beta';
@@ -82,6 +83,85 @@ describe.each(dialects())('rate limits (%s)', (dialect) => {
       expect(remaining[0]).toBeGreaterThan(remaining[3] ?? 99);
       const page = await fetch(`${t.url}/`);
       expect(page.headers.get('ratelimit-policy')).toBeNull();
+    });
+  });
+
+  describe('cannot be sidestepped (5 a second)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '5/s', CORPDATA_TRUST_PROXY: '127.0.0.1' } });
+    });
+    afterAll(() => t.close());
+    afterEach(() => t.expectLedgersBalance());
+
+    /** A burst of raw requests (sent exactly as written), each on its own connection. */
+    const burst = (target: string, headers: Record<string, string>, n = 12) =>
+      Promise.all(
+        Array.from({ length: n }, () =>
+          rawRequest(
+            t.url,
+            `GET ${target} HTTP/1.1\r\nHost: x\r\n${Object.entries(headers)
+              .map(([k, v]) => `${k}: ${v}\r\n`)
+              .join('')}Connection: close\r\n\r\n`,
+          ),
+        ),
+      );
+    const statuses = (answers: Array<{ status: number }>) => answers.map((a) => a.status);
+    /** A fresh address for each case, so that no case spends another's bucket. */
+    let next = 0;
+    const address = () => `198.51.100.${++next}`;
+
+    it.each([
+      ['a percent-encoded prefix', '/%61pi/v1/account'],
+      ['a percent-encoded segment', '/api/%76%31/account'],
+      ['the absolute form', 'http://x/api/v1/account'],
+      ['the absolute form, encoded', 'http://x/%61pi/v1/account'],
+    ])('%s is limited as the route it reaches', async (_name, target) => {
+      const a = await t.account({ credits: 100 });
+      const answers = await burst(target, { authorization: `Bearer ${a.key}` });
+      const passed = answers.filter((r) => r.status === 200);
+      expect(passed.length, JSON.stringify(statuses(answers))).toBeGreaterThanOrEqual(5);
+      expect(passed.length).toBeLessThanOrEqual(6);
+      expect(answers.filter((r) => r.status === 429).length).toBe(12 - passed.length);
+      for (const r of answers) expect(r.headers.get('ratelimit-policy')).toBe('"default";q=5;w=1');
+    });
+
+    it('made-up keys on an encoded path are limited per address too', async () => {
+      const answers = await burst('/%61pi/v1/account', { authorization: 'Bearer made.up.key', 'x-forwarded-for': address() });
+      expect(answers.filter((r) => r.status === 401).length).toBeLessThanOrEqual(6);
+      expect(answers.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(6);
+    });
+
+    it('trace pages asked for JSON, and as pages, are limited per caller', async () => {
+      const id = '00000000-0000-4000-8000-00000000dead';
+      for (const accept of ['application/json', 'text/html']) {
+        const answers = await burst(`/trace/${id}`, { accept, 'x-forwarded-for': address() });
+        expect(answers.filter((r) => r.status === 404).length, accept).toBeLessThanOrEqual(6);
+        expect(
+          answers.filter((r) => r.status === 429).length,
+          `${accept} ${JSON.stringify(statuses(answers))}`,
+        ).toBeGreaterThanOrEqual(6);
+      }
+    });
+
+    it('unauthenticated requests behind a trusted proxy count per IPv6 /64, not per exact address', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          t.get('/api/v1/account', null, { 'x-forwarded-for': `2001:db8:5:6:${i.toString(16)}::${i + 1}` }),
+        ),
+      );
+      expect(answers.filter((r) => r.status === 401).length, JSON.stringify(statuses(answers))).toBeLessThanOrEqual(6);
+      expect(answers.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(6);
+      // Another /64 has a bucket of its own.
+      expect((await t.get('/api/v1/account', null, { 'x-forwarded-for': '2001:db8:5:7::1' })).status).toBe(401);
+    });
+
+    it('the health probes are limited per address', async () => {
+      for (const probe of ['/healthz', '/readyz']) {
+        const answers = await burst(probe, { 'x-forwarded-for': address() });
+        expect(answers.filter((r) => r.status === 200).length, probe).toBeLessThanOrEqual(6);
+        expect(answers.filter((r) => r.status === 429).length, probe).toBeGreaterThanOrEqual(6);
+      }
     });
   });
 

@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import { addressKey } from '../limits/address-key.js';
 
 /** Failures allowed per email within the window before sign-in is refused without a check. */
 export const EMAIL_FAILURE_LIMIT = 5;
@@ -12,21 +12,6 @@ export const EMAIL_FAILURE_LIMIT = 5;
 export const IP_FAILURE_LIMIT = 30;
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_TRACKED = 50_000;
-
-/** The counter key of a client address: IPv4 as it is, IPv6 by its first four groups. */
-export function addressKey(ip: string): string {
-  if (!isIPv6(ip)) return `ip:${ip}`;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1] !== undefined) return `ip:${mapped[1]}`;
-  const [head = '', tail] = ip.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return `ip6:${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
 
 /**
  * Counts failed sign-ins (and wrong current passwords) per email and per client address over a

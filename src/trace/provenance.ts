@@ -117,10 +117,3 @@ export function provenanceOf(facts: TraceFacts, values: TraceValues | undefined,
     traceability_source_url: `${publicUrl}/trace/${facts.pointId}`,
   };
 }
-
-/** True when the client asks for JSON rather than a page (browsers always list text/html). */
-export function wantsJson(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
-  return types.includes('application/json') && !types.includes('text/html');
-}

@@ -2,8 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
 import { unauthorized } from '../http/errors.js';
-import { installPageErrors, sendErrorPage, sendPage } from '../web/respond.js';
-import { wantsJson } from './provenance.js';
+import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../web/respond.js';
 import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
 
 /**

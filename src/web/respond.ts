@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { statusSentence } from '../http/errors.js';
+import { ApiError, statusSentence } from '../http/errors.js';
 import { html, page } from './html.js';
 
 /** A per-response nonce for the one inline script a page may carry. */
@@ -43,7 +43,16 @@ export function sendErrorPage(reply: FastifyReply, status: number, title: string
 
 /** Answers errors of HTML routes with an HTML page; a 5xx shows only the request id, the log has the rest. */
 export function installPageErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      // A refusal of the shared hooks (the rate limit): its headers, and its sentence as a page, or
+      // as the API's plain text to a client that asked a trace page for JSON.
+      for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
+      if (wantsJson(request.headers.accept)) {
+        return reply.code(error.status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(error.message);
+      }
+      return sendErrorPage(reply, error.status, statusSentence(error.status).replace(/\.$/, ''), error.message);
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -52,4 +61,11 @@ export function installPageErrors(app: FastifyInstance): void {
     // The framework's own message may name internal codes or echo the client's input.
     return sendErrorPage(reply, status, 'Request refused', statusSentence(status));
   });
+}
+
+/** True when the client asks for JSON rather than a page (browsers always list text/html). */
+export function wantsJson(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
+  return types.includes('application/json') && !types.includes('text/html');
 }

@@ -15,7 +15,7 @@ import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { accessLog } from './http/access-log.js';
-import { clientErrorHandler, frameworkErrors, installErrorHandling, shuttingDown } from './http/errors.js';
+import { frameworkErrors, installErrorHandling, shuttingDown, TEXT } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { accountRoute } from './http/routes/account.js';
@@ -25,6 +25,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
 import { provenanceRoute } from './http/routes/provenance.js';
+import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
 import { traceRoutes } from './trace/trace-route.js';
@@ -39,6 +40,7 @@ export interface BuildAppOptions {
 }
 
 const KEY_TOUCH_INTERVAL_MS = 60_000;
+const MISSING_HOST = "Bad request: header 'Host' is missing; HTTP/1.1 requests must name the host.";
 
 /** Fastify's form of {@link Config.trustProxy}: a hop count trusts that many proxies nearest to us. */
 function trustProxy(trusted: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
@@ -99,6 +101,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: options.config.requestTimeoutMs,
     keepAliveTimeout: options.config.keepAliveTimeoutMs,
     http: {
+      // Refused by the first hook instead (below), so that the answer has the API's error form.
+      requireHostHeader: false,
       headersTimeout: options.config.requestTimeoutMs,
       requestTimeout: options.config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, options.config.requestTimeoutMs),
@@ -109,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.maxConnections = options.config.maxConnections;
+  installSocketRefusals(app.server, app.log);
   const config = liveConfig(options.config, app);
 
   const secret = await signingSecret(db.kysely, config.secret);
@@ -158,6 +163,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
     // No response is ever to be sniffed into something else (a text/plain 404 echoes the path).
     reply.header('x-content-type-options', 'nosniff');
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); an HTTP/1.0 request may go without.
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0') {
+      // Answered here, as plain text on every route (pages included), and the connection closed.
+      reply.code(400).header('connection', 'close').type(TEXT).send(MISSING_HOST);
+      return;
+    }
     if (!closing) {
       done();
       return;

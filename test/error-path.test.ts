@@ -64,6 +64,28 @@ describe.each(dialects())('one error path (%s)', (dialect) => {
     for (const [label, bytes, status] of cases) expectPlainError(await rawRequest(t.url, bytes), status, label);
   });
 
+  it('answers what Node itself would refuse in the same form: no Host, an unknown Expect, CONNECT', async () => {
+    for (const target of ['/api/v1/account', '/', '/trace/00000000-0000-4000-8000-00000000dead']) {
+      const noHost = await rawRequest(t.url, `GET ${target} HTTP/1.1\r\nConnection: keep-alive\r\n\r\n`);
+      expectPlainError(noHost, 400, `no Host on ${target}`);
+      expect(noHost.body).toContain("header 'Host' is missing");
+      expect(noHost.headers.get('connection')).toBe('close');
+    }
+    // HTTP/1.0 needs no Host.
+    expect((await rawRequest(t.url, 'GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+    const expectation = await rawRequest(t.url, 'GET /api/v1/account HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n');
+    expectPlainError(expectation, 417, 'Expect: foo');
+    expect(expectation.headers.get('connection')).toBe('close');
+    const socket = await openSocket(t.url);
+    const ended = closed(socket);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n');
+    const { received } = await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 417 /);
+    const connect = await rawRequest(t.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectPlainError(connect, 405, 'CONNECT');
+    expect(connect.headers.get('allow')).toBe('GET');
+  });
+
   it('answers the framework’s own refusals in the same form, without its codes', async () => {
     expectPlainError(await rawRequest(t.url, get(`/trace/${'a'.repeat(500)}`)), 414, 'long path parameter');
     expectPlainError(await rawRequest(t.url, get('/trace/%E0%A4%A')), 400, 'bad percent-encoding in a parameter');

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthFailure } from '../auth/verify-key.js';
 
@@ -101,6 +99,7 @@ const STATUS_SENTENCES: Record<number, string> = {
   400: 'Bad request: the HTTP request is malformed.',
   404: 'Not found: no such route.',
   405: 'Method not allowed.',
+  417: 'Expectation failed: the only expectation this server meets is 100-continue.',
   406: 'Not acceptable.',
   408: 'Request timeout: the request did not arrive in time.',
   411: 'Length required.',
@@ -117,7 +116,7 @@ export function statusSentence(status: number): string {
   return STATUS_SENTENCES[status] ?? `${STATUS_CODES[status] ?? 'Error'}.`;
 }
 
-const TEXT = 'text/plain; charset=utf-8';
+export const TEXT = 'text/plain; charset=utf-8';
 
 /** A query-string or path schema property may carry the sentence that explains its rule in a 400. */
 interface ParamRule {
@@ -154,36 +153,6 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   if (status < 500) return void reply.send(statusSentence(status));
   request.log.error({ err: error }, 'request failed');
   reply.send(`Internal Server Error (request ${request.id})`);
-}
-
-/** What Node's HTTP parser refused, by its error code: the status and the sentence to answer. */
-function clientErrorStatus(code: string | undefined): number {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') return 408;
-  if (code === 'HPE_HEADER_OVERFLOW') return 431;
-  return 400;
-}
-
-/**
- * Answers a request Node's HTTP parser refused (bad header bytes, obs-fold, bare LF, conflicting
- * Content-Length and Transfer-Encoding, a timeout) on the raw socket, in the API's error form,
- * then closes the connection: after a framing error nothing more on it can be trusted.
- */
-export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = clientErrorStatus(error.code);
-  const id = randomUUID();
-  this.log.debug({ reqId: id, code: error.code }, 'client error');
-  // A response already under way on this socket must not be interleaved with another.
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && inFlight?.headersSent !== true) {
-    const body = statusSentence(status);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        `Content-Type: ${TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${id}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
 }
 
 /** Installs the one error handler and the plain-text 404 for unknown routes. */

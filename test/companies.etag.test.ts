@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,23 @@ describe.each(dialects())('companies/list validators (%s)', (dialect) => {
   });
   afterEach(() => t.expectLedgersBalance());
 
+  /** The list as a client asks for it with this Accept-Encoding (fetch would add and undo gzip itself). */
+  const rawList = async (key: string, acceptEncoding: string, ifNoneMatch?: string) =>
+    new Promise<{ status: number; headers: Headers }>((resolve, reject) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'accept-encoding': acceptEncoding };
+      if (ifNoneMatch !== undefined) headers['if-none-match'] = ifNoneMatch;
+      const req = request(`${t.url}${LIST}`, { headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') h.set(name, value);
+          resolve({ status: res.statusCode ?? 0, headers: h });
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
   it('sends a strong ETag; If-None-Match with it gets a free 304, as often as asked', async () => {
     const a = await t.account({ credits: 150 });
     const first = await t.get(LIST, a.key);
@@ -34,15 +52,41 @@ describe.each(dialects())('companies/list validators (%s)', (dialect) => {
       expect(again.text).toBe('');
       expect(again.headers.get('etag')).toBe(etag);
       expect([again.cost, again.balance]).toEqual([0, 50]);
+      // The answer depends on Accept-Encoding, the 304 included (RFC 9110 §15.4.5).
+      expect(again.headers.get('vary')).toMatch(/accept-encoding/i);
     }
-    // The same ETag for the gzip answer: it names the list, not its encoding.
-    const gzip = await t.get(LIST, a.key, { 'accept-encoding': 'gzip', 'if-none-match': etag });
-    expect(gzip.status).toBe(304);
 
     const stale = await t.get(LIST, a.key, { 'if-none-match': '"not-the-current-one"' });
     expect([stale.status, stale.cost, stale.balance]).toEqual([402, 100, 50]);
+    // A refusal is no representation of the list: it names no validator.
+    expect(stale.headers.get('etag')).toBeNull();
     const rows = await t.db.kysely.selectFrom('ledger').select('amount').where('account_id', '=', a.accountId).execute();
     expect(rows).toHaveLength(2); // the grant and the one paid list
+  });
+
+  it('gives the gzip answer a strong ETag of its own: another representation, another validator', async () => {
+    const a = await t.account({ credits: 250 });
+    const identity = await rawList(a.key, 'identity');
+    const gzip = await rawList(a.key, 'gzip');
+    expect([identity.status, gzip.status]).toEqual([200, 200]);
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    const identityTag = identity.headers.get('etag') ?? '';
+    const gzipTag = gzip.headers.get('etag') ?? '';
+    expect(gzipTag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(gzipTag).not.toBe(identityTag);
+    for (const [encoding, tag, other] of [
+      ['gzip', gzipTag, identityTag],
+      ['identity', identityTag, gzipTag],
+    ] as const) {
+      const again = await rawList(a.key, encoding, tag);
+      expect([again.status, again.headers.get('etag')], encoding).toEqual([304, tag]);
+      expect(again.headers.get('vary')).toMatch(/accept-encoding/i);
+      // The other representation's validator does not match this one (a 402 here: 50 credits left).
+      expect((await rawList(a.key, encoding, other)).status, encoding).toBe(402);
+    }
+    // gzip;q=0 refuses gzip.
+    expect((await rawList(a.key, 'gzip;q=0, identity', identityTag)).status).toBe(304);
   });
 
   it('checks the key and the query before the validator: 401 and 400 stay as they are', async () => {
@@ -77,9 +121,13 @@ describe.each(dialects())('companies/list validators (%s)', (dialect) => {
     expect((await t.get(LIST, a.key, { 'if-none-match': after.headers.get('etag') ?? '' })).status).toBe(304);
   });
 
-  it('gives the test token an ETag too', async () => {
+  it('gives the test token an ETag too, and honours If-None-Match as a key does', async () => {
     const res = await t.get(LIST, TEST_TOKEN);
     expect(res.status).toBe(200);
-    expect(res.headers.get('etag')).toMatch(/^"/);
+    const etag = res.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"/);
+    const again = await t.get(LIST, TEST_TOKEN, { 'if-none-match': etag });
+    expect([again.status, again.text, again.cost]).toEqual([304, '', 0]);
+    expect((await t.get(LIST, TEST_TOKEN, { 'if-none-match': '"other"' })).status).toBe(200);
   });
 });

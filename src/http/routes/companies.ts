@@ -48,15 +48,33 @@ function strongEtag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }
 
-/** One strong ETag per catalog (a hash of the exact list served), computed once. */
-const etags = new WeakMap<Catalog, string>();
-function etagOf(catalog: Catalog): string {
-  let etag = etags.get(catalog);
-  if (etag === undefined) {
-    etag = strongEtag(catalog.listJson);
-    etags.set(catalog, etag);
+/**
+ * The strong ETags of a catalog's list, one per representation (RFC 9110 §8.8.3: the gzip bytes are
+ * another representation than the JSON text, so they need another strong validator), computed once.
+ */
+const etags = new WeakMap<Catalog, { identity: string; gzip: string }>();
+function etagsOf(catalog: Catalog): { identity: string; gzip: string } {
+  let tags = etags.get(catalog);
+  if (tags === undefined) {
+    const identity = strongEtag(catalog.listJson);
+    tags = { identity, gzip: `${identity.slice(0, -1)}-gzip"` };
+    etags.set(catalog, tags);
   }
-  return etag;
+  return tags;
+}
+
+/** True when Accept-Encoding admits gzip (listed, or by `*`, with a q above 0). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (acceptEncoding === undefined) return false;
+  let star = false;
+  for (const part of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === 'gzip' || coding === 'x-gzip') return allowed;
+    if (coding === '*') star = allowed;
+  }
+  return star;
 }
 
 /** If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" matches "x"; * matches any. */
@@ -105,25 +123,32 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get('/api/v1/companies/list', apiRoute(ctx, listSchema), async (request, reply) => {
       const caller = callerOf(request);
+      const ifNoneMatch = request.headers['if-none-match'];
       if (caller.mode === 'test') {
         const list = JSON.stringify(mockList());
-        reply.header('etag', strongEtag(list));
+        const etag = strongEtag(list);
+        reply.header('etag', etag);
+        if (matches(ifNoneMatch, etag)) {
+          await freeCall(ctx, reply, caller);
+          return reply.code(304).send();
+        }
         await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
         return reply.type('application/json; charset=utf-8').send(list);
       }
       const catalog = await ctx.catalog();
-      const etag = etagOf(catalog);
-      reply.header('etag', etag);
-      if (matches(request.headers['if-none-match'], etag)) {
+      const gzip = acceptsGzip(request.headers['accept-encoding']);
+      const etag = gzip ? etagsOf(catalog).gzip : etagsOf(catalog).identity;
+      // On the 304 too: a cache must know the answer depends on Accept-Encoding (RFC 9110 §15.4.5).
+      reply.header('vary', 'accept-encoding');
+      if (matches(ifNoneMatch, etag)) {
         await freeCall(ctx, reply, caller);
-        return reply.code(304).send();
+        return reply.header('etag', etag).code(304).send();
       }
       await bill(ctx, request, reply, caller, { endpoint: 'companies/list', price: LIST_CREDITS });
+      // Only a paid answer names the list's validator (a refusal is no representation of it).
+      reply.header('etag', etag).type('application/json; charset=utf-8');
       // The list is serialized and compressed once per catalog, not once per call.
-      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
-      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-        return reply.header('content-encoding', 'gzip').send(catalog.listGzip);
-      }
+      if (gzip) return reply.header('content-encoding', 'gzip').send(catalog.listGzip);
       return reply.send(catalog.listJson);
     });
   };

@@ -35,6 +35,8 @@ describe.each(dialects())('fuzzing from the OpenAPI document (%s)', (dialect) =>
     });
     expect(report.discrepancies).toEqual([]);
     expect(report.requests).toBe(REQUESTS);
+    // Percent-encoded and absolute-form targets were among them, each checked for the limiter's headers.
+    expect(report.spelled).toBeGreaterThan(20);
     // The run reached every kind of answer, billed ones included.
     for (const status of ['200', '400', '401', '402', '403', '404'])
       expect(report.byStatus[status] ?? 0, status).toBeGreaterThan(0);

@@ -44,6 +44,8 @@ export interface FuzzOptions {
 export interface FuzzReport {
   requests: number;
   raw: number;
+  /** Of the raw requests, those whose routed target was spelled another way. */
+  spelled: number;
   byStatus: Record<string, number>;
   /** Answers (200, 204) that said they cost something: each must be one charge in the ledger. */
   paid: number;
@@ -156,8 +158,31 @@ function invalidPool(schema: ParameterSchema, seed: number): string[] {
   ];
 }
 
+type Request =
+  | { kind: 'fetch'; target: string; headers: Record<string, string>; method: string }
+  /** `spelled`: a routed target written another way (percent-encoded, absolute form), which every route rule must still see. */
+  | { kind: 'raw'; bytes: string; spelled?: boolean };
+
 interface Generator {
-  next(): { kind: 'fetch'; target: string; headers: Record<string, string>; method: string } | { kind: 'raw'; bytes: string };
+  next(): Request;
+}
+
+/**
+ * The same path as a client may spell it: some of its letters percent-encoded (either case of hex),
+ * and/or in absolute form (`http://host/path`, RFC 9112 §3.2.2). The router decodes both.
+ */
+export function respell(path: string, random: () => number): string {
+  const encoded = [...path]
+    .map((c) => {
+      if (c === '/' || random() >= 0.3) return c;
+      const hex = c.charCodeAt(0).toString(16).padStart(2, '0');
+      return `%${random() < 0.5 ? hex : hex.toUpperCase()}`;
+    })
+    .join('');
+  const r = random();
+  if (r < 0.4) return encoded;
+  if (r < 0.7) return `http://x${encoded}`;
+  return `http://x${path}`;
 }
 
 function generator(operations: Operation[], options: FuzzOptions, random: () => number): Generator {
@@ -203,6 +228,7 @@ function generator(operations: Operation[], options: FuzzOptions, random: () => 
     next() {
       const op = pick(operations);
       if (random() < 0.03) return { kind: 'raw', bytes: pick(rawCases(op.path, pick(options.keys))) };
+      const spell = random() < 0.04;
       const parts: string[] = [];
       for (const p of op.parameters) {
         const pool = pools.get(`${op.path} ${p.name}`);
@@ -222,6 +248,16 @@ function generator(operations: Operation[], options: FuzzOptions, random: () => 
         path = pick([`${path}/`, `${path}//`, path.toUpperCase(), `${path}%00`, `${path}/..`, `/api/v1/${encode('ü\u0000')}`]);
       const query = parts.length > 0 ? `?${random() < 0.05 ? parts.join('&&') : parts.join('&')}` : '';
       const method = random() < 0.03 ? pick(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']) : 'GET';
+      if (spell) {
+        const headers = Object.entries(authHeader())
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('');
+        return {
+          kind: 'raw',
+          spelled: true,
+          bytes: `${method} ${respell(op.path, random)}${query} HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`,
+        };
+      }
       return { kind: 'fetch', target: `${path}${query}`, headers: authHeader(), method };
     },
   };
@@ -241,7 +277,8 @@ function checkAnswer(status: number, header: (name: string) => string | null | u
 /**
  * Sends `requests` requests built from the served OpenAPI document (every query parameter with
  * valid, wrong-typed, too long, mis-patterned, mis-encoded, unicode and repeated values; unknown
- * parameters; odd paths and methods; bad credentials) plus malformed raw HTTP, from
+ * parameters; odd paths and methods; bad credentials; routed paths percent-encoded or in
+ * absolute form, which must still pass the rate limiter) plus malformed raw HTTP, from
  * `connections` concurrent clients, then audits the ledger against what the clients saw.
  */
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
@@ -254,8 +291,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const discrepancies: string[] = [];
   let sent = 0;
   let raw = 0;
+  let spelled = 0;
   const note = (problem: string, what: string) => {
     if (discrepancies.length < 50) discrepancies.push(`${problem}: ${JSON.stringify(what).slice(0, 200)}`);
+  };
+  const observe = (id: string | null, status: number, header: (name: string) => string | null) => {
+    const num = (n: string) => (header(n) === null ? null : Number(header(n)));
+    if (id !== null) observed.byRequestId.set(id, { status, cost: num('x-credit-cost'), balance: num('x-credit-balance') });
   };
   const worker = async () => {
     while (sent < options.requests) {
@@ -263,11 +305,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       const r = gen.next();
       if (r.kind === 'raw') {
         raw += 1;
+        if (r.spelled === true) spelled += 1;
         const answer = await rawRequest(hostname, Number(port), r.bytes);
         if (answer === null) continue;
         byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
         const problem = checkAnswer(answer.status, (n) => answer.headers.get(n));
         if (problem !== null) note(problem, r.bytes);
+        // A routed API answer, however its target was spelled, passed the rate limiter.
+        if (r.spelled === true && answer.status !== 404 && !answer.headers.has('ratelimit-policy')) {
+          note(`${answer.status} without RateLimit-Policy`, r.bytes);
+        }
+        // Such a request can be billed: the ledger audit must know its answer.
+        observe(answer.headers.get('x-request-id') ?? null, answer.status, (n) => answer.headers.get(n) ?? null);
         continue;
       }
       let res: Response;
@@ -281,10 +330,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
       const problem = checkAnswer(res.status, (n) => res.headers.get(n));
       if (problem !== null) note(problem, `${r.method} ${r.target}`);
-      const id = res.headers.get('x-request-id');
-      const num = (n: string) => (res.headers.get(n) === null ? null : Number(res.headers.get(n)));
-      if (id !== null)
-        observed.byRequestId.set(id, { status: res.status, cost: num('x-credit-cost'), balance: num('x-credit-balance') });
+      observe(res.headers.get('x-request-id'), res.status, (n) => res.headers.get(n));
     }
   };
   await Promise.all(Array.from({ length: options.connections }, worker));
@@ -294,5 +340,5 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let paid = 0;
   for (const seen of observed.byRequestId.values())
     if ((seen.status === 200 || seen.status === 204) && (seen.cost ?? 0) > 0) paid++;
-  return { requests: sent, raw, byStatus, paid, charges: audit.charges, discrepancies };
+  return { requests: sent, raw, spelled, byStatus, paid, charges: audit.charges, discrepancies };
 }

@@ -78,6 +78,7 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
       'GhgEmissionRecord',
       'GhgIntensityProvenance',
       'GhgIntensityRecord',
+      'Problem',
       'Provenance',
       'RevenueRecord',
     ]);

@@ -122,7 +122,9 @@ describe.each(dialects())('provenance as JSON (%s)', (dialect) => {
     expect(((await (await byKey((await t.account()).key)).json()) as Provenance).values).toBeNull();
     const badKey = await byKey('not-a-key');
     expect([badKey.status, badKey.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
-    expect(badKey.headers.get('content-type')).toMatch(/^text\/plain/);
+    // JSON was asked for: the refusal is problem details (RFC 9457), as on the API.
+    expect(badKey.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await badKey.json()).toMatchObject({ status: 401, title: 'Unauthorized' });
 
     // A browser still gets the page; an unknown id is a plain 404.
     const page = await fetch(`${t.url}/trace/${BETA_2023}`, { headers: { accept: 'text/html,application/json;q=0.9' } });

@@ -54,6 +54,16 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
     expect(failed[0]?.reqId).toBe(id);
     expect(failed[0]?.err).toBeDefined();
     expect(log.text()).not.toContain(api_key);
+    // Asked for problem details, the same sentence in that form.
+    const problem = await apiGet(url, '/api/v1/revenues?ticker=BETA&reporting_period=2022', api_key, {
+      accept: 'application/problem+json',
+    });
+    expect(problem.status).toBe(500);
+    expect(problem.json()).toMatchObject({
+      status: 500,
+      title: 'Internal server error',
+      detail: `Internal Server Error (request ${problem.headers.get('x-request-id')})`,
+    });
     await app.close();
     await database.drop();
   });

@@ -147,6 +147,11 @@ export class Catalog {
     return hit === undefined ? undefined : this.#byId.get(hit.companyId);
   }
 
+  /** Every listing of `ticker` (any case), on any market. */
+  listingsOf(ticker: string): readonly Listing[] {
+    return this.#byTicker.get(ticker.toUpperCase()) ?? [];
+  }
+
   record(companyId: string): CompanyRecord | undefined {
     return this.#records.get(companyId);
   }

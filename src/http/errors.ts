@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthFailure } from '../auth/verify-key.js';
+import { PROBLEM_TYPE, type ProblemExtensions, problemOf, wantsProblem } from './problem.js';
 
 /**
  * The closed set of refusals the API makes. Domain and route code throw these; one handler turns
@@ -39,6 +40,8 @@ export class ApiError extends Error {
     readonly credits?: CreditInfo,
     /** Headers the refusal must carry (`Allow` on a 405, `Retry-After` on a 429). */
     readonly headers?: Readonly<Record<string, string | number>>,
+    /** What its problem details add for a program (the parameter, the periods that exist…). */
+    readonly extensions?: ProblemExtensions,
   ) {
     super(message);
   }
@@ -48,8 +51,9 @@ export class ApiError extends Error {
   }
 }
 
-export function badRequest(message: string): ApiError {
-  return new ApiError('bad_request', message);
+/** A 400; `param` names the parameter it is about, for the problem details. */
+export function badRequest(message: string, param?: string): ApiError {
+  return new ApiError('bad_request', message, undefined, undefined, param === undefined ? undefined : { param });
 }
 
 const AUTH_MESSAGES: Record<AuthFailure, string> = {
@@ -123,19 +127,44 @@ interface ParamRule {
   description?: string;
 }
 
-function validationMessage(error: FastifyError, routeQuery: Record<string, ParamRule> | undefined): string {
+function validationMessage(
+  error: FastifyError,
+  routeQuery: Record<string, ParamRule> | undefined,
+): { message: string; param?: string } {
   const first = error.validation?.[0];
-  if (first === undefined) return 'Bad request.';
+  if (first === undefined) return { message: 'Bad request.' };
   const name =
     (first.params as { missingProperty?: string }).missingProperty ??
     (first.params as { additionalProperty?: string }).additionalProperty ??
     first.instancePath.replace(/^\//, '').split('/')[0] ??
     '';
-  if (first.keyword === 'additionalProperties') return `Unknown parameter '${safeName(name)}'.`;
-  if (first.keyword === 'required') return `Missing parameter '${name}'.`;
-  const rule = routeQuery?.[name]?.description;
   const safe = safeName(name);
-  return rule === undefined ? `Invalid parameter '${safe}'.` : `Invalid parameter '${safe}': ${rule}`;
+  if (first.keyword === 'additionalProperties') return { message: `Unknown parameter '${safe}'.`, param: safe };
+  if (first.keyword === 'required') return { message: `Missing parameter '${name}'.`, param: name };
+  const rule = routeQuery?.[name]?.description;
+  return { message: rule === undefined ? `Invalid parameter '${safe}'.` : `Invalid parameter '${safe}': ${rule}`, param: safe };
+}
+
+/**
+ * Sends an error's body in the form the client asked for: the spec's plain-text sentence, or
+ * (Accept: application/problem+json or application/json) RFC 9457 problem details. The spec's 403
+ * has no plain-text body; its problem details say which subscription it lacks.
+ */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string | undefined,
+  extensions?: ProblemExtensions,
+): FastifyReply {
+  reply.code(status);
+  if (wantsProblem(request.headers.accept)) {
+    return reply
+      .header('vary', 'accept')
+      .type(PROBLEM_TYPE)
+      .send(JSON.stringify(problemOf(status, message ?? statusSentence(status), request.id, extensions)));
+  }
+  return reply.header('vary', 'accept').type(TEXT).send(message);
 }
 
 /**
@@ -145,42 +174,39 @@ function validationMessage(error: FastifyError, routeQuery: Record<string, Param
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 500;
-  reply
-    .code(status >= 500 ? 500 : status)
-    .type(TEXT)
-    .header('x-request-id', request.id)
-    .header('x-content-type-options', 'nosniff');
-  if (status < 500) return void reply.send(statusSentence(status));
+  reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+  if (status < 500) return void sendError(request, reply, status, statusSentence(status));
   request.log.error({ err: error }, 'request failed');
-  reply.send(`Internal Server Error (request ${request.id})`);
+  sendError(request, reply, 500, `Internal Server Error (request ${request.id})`);
 }
 
-/** Installs the one error handler and the plain-text 404 for unknown routes. */
+/** Installs the one error handler and the 404 for unknown routes. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    reply.type(TEXT);
     if (error instanceof ApiError) {
       if (error.kind === 'unauthorized') reply.header('www-authenticate', 'Bearer');
       if (error.credits !== undefined) {
         reply.header(CREDIT_COST_HEADER, error.credits.cost).header(CREDIT_BALANCE_HEADER, error.credits.balance);
       }
       for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
-      // A 403 declares no body in the spec.
-      return reply.code(error.status).send(error.kind === 'subscription_required' ? undefined : error.message);
+      // A 403 declares no plain-text body in the spec.
+      const text = error.kind === 'subscription_required' ? undefined : error.message;
+      return sendError(request, reply, error.status, text, error.extensions);
     }
     if (error.validation !== undefined) {
       // The rule of the parameter that failed: a query parameter, or a path parameter (the trace id).
       const part = error.validationContext === 'params' ? 'params' : 'querystring';
       const schema = request.routeOptions.schema?.[part] as { properties?: Record<string, ParamRule> } | undefined;
-      return reply.code(400).send(validationMessage(error, schema?.properties));
+      const { message, param } = validationMessage(error, schema?.properties);
+      return sendError(request, reply, 400, message, param === undefined ? undefined : { param });
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send(statusSentence(status));
+    if (status >= 400 && status < 500) return sendError(request, reply, status, statusSentence(status));
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(`Internal Server Error (request ${request.id})`);
+    return sendError(request, reply, 500, `Internal Server Error (request ${request.id})`);
   });
   // The path is not echoed: it is the client's input, control characters included.
-  app.setNotFoundHandler((_request, reply) => {
-    reply.code(404).type(TEXT).send(statusSentence(404));
+  app.setNotFoundHandler((request, reply) => {
+    sendError(request, reply, 404, statusSentence(404));
   });
 }

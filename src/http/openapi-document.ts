@@ -1,4 +1,5 @@
 import { DATASETS } from '../datasets/registry.js';
+import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
 
 /**
  * Turns the document @fastify/swagger generates from the route schemas into the one served at
@@ -23,6 +24,7 @@ interface Header {
  * them: the fixed ones, and every dataset's record and provenance.
  */
 const NAMED = new Set([
+  'Problem',
   'CompanyRecord',
   'Account',
   'AvailablePeriods',
@@ -197,14 +199,46 @@ function finishResponse(operationId: string, status: string, response: Json, exa
   if (status === '401') headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
   if (status === '429') headers['Retry-After'] = RETRY_AFTER;
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) headers[name] = { ...header, required: rateLimited };
-  const content = response.content as Record<string, Json> | undefined;
+  let content = response.content as Record<string, Json> | undefined;
+  const text = TEXT_EXAMPLES[`${operationId} ${status}`] ?? TEXT_EXAMPLES[status];
   if (content !== undefined) {
     for (const [type, media] of Object.entries(content)) {
-      const value = type === 'application/json' ? example : (TEXT_EXAMPLES[`${operationId} ${status}`] ?? TEXT_EXAMPLES[status]);
+      const value = type === 'application/json' ? example : text;
       if (value !== undefined) media.example = value;
     }
   }
-  return { ...response, headers };
+  // Every refusal also comes as problem details to a client that asks for them (Accept).
+  if (Number(status) >= 400) {
+    content = {
+      ...(content ?? {}),
+      [PROBLEM_TYPE]: { schema: clone(ProblemSchema), example: problemExample(Number(status), text) },
+    };
+  }
+  const { type: _bodyless, ...rest } = response;
+  return { ...(content === undefined ? response : rest), ...(content === undefined ? {} : { content }), headers };
+}
+
+/** The problem details of an error response's example, with the members its status may carry. */
+function problemExample(status: number, text: string | undefined): Json {
+  const extensions =
+    status === 400
+      ? { param: 'reporting_period' }
+      : status === 403
+        ? { required_subscription: 'revenues' }
+        : status === 404
+          ? {
+              did_you_mean: [
+                {
+                  company_id: COMPANY.company_id,
+                  company_name: COMPANY.company_name,
+                  ticker: COMPANY.ticker,
+                  mic_code: COMPANY.mic_code,
+                },
+              ],
+            }
+          : {};
+  const detail = text ?? (status === 403 ? 'Subscription required: this dataset needs the revenues subscription.' : 'Error.');
+  return { ...problemOf(status, detail, REQUEST_ID.example as string, extensions) };
 }
 
 const TOO_MANY = {

@@ -78,17 +78,17 @@ export function queryGuard(querystring: unknown) {
 function checkQuery(rules: QueryRules, request: FastifyRequest): void {
   const malformed = malformedParameter(request.raw.url ?? '');
   if (malformed !== undefined) {
-    throw badRequest(`Invalid parameter '${safeName(malformed)}': its percent-encoding is malformed.`);
+    throw badRequest(`Invalid parameter '${safeName(malformed)}': its percent-encoding is malformed.`, safeName(malformed));
   }
   const query = request.query as Record<string, unknown>;
   for (const name in query) {
     const value = query[name];
     const rule = rules.get(name);
-    if (rule === undefined) throw badRequest(`Unknown parameter '${safeName(name)}'.`);
-    if (Array.isArray(value)) throw badRequest(`Parameter '${name}' is given more than once.`);
-    if (value === '') throw badRequest(`Parameter '${name}' is empty.`);
+    if (rule === undefined) throw badRequest(`Unknown parameter '${safeName(name)}'.`, safeName(name));
+    if (Array.isArray(value)) throw badRequest(`Parameter '${name}' is given more than once.`, name);
+    if (value === '') throw badRequest(`Parameter '${name}' is empty.`, name);
     if (rule.integerRule !== undefined && !PLAIN_INTEGER.test(String(value))) {
-      throw badRequest(`Invalid parameter '${name}': ${rule.integerRule}`);
+      throw badRequest(`Invalid parameter '${name}': ${rule.integerRule}`, name);
     }
   }
 }

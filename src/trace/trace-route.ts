@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
-import { unauthorized } from '../http/errors.js';
+import { sendError, unauthorized } from '../http/errors.js';
 import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../web/respond.js';
 import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
 
@@ -24,18 +24,12 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
         if (accountId === undefined && request.headers.authorization !== undefined) {
           const caller = await ctx.verifier.verify(request.headers.authorization);
           if (!caller.ok) {
-            return reply
-              .code(401)
-              .header('www-authenticate', 'Bearer')
-              .type('text/plain; charset=utf-8')
-              .send(unauthorized(caller.failure).message);
+            return sendError(request, reply.header('www-authenticate', 'Bearer'), 401, unauthorized(caller.failure).message);
           }
           if (caller.mode === 'account') accountId = caller.accountId;
         }
         const provenance = await loadProvenance(db, request.params.id, accountId, ctx.config.publicUrl);
-        if (provenance === undefined) {
-          return reply.code(404).type('text/plain; charset=utf-8').send('No data point has this id.');
-        }
+        if (provenance === undefined) return sendError(request, reply, 404, 'No data point has this id.');
         return reply.send(provenance);
       }
       reply.header('vary', 'accept');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError, statusSentence } from '../http/errors.js';
+import { ApiError, sendError, statusSentence } from '../http/errors.js';
 import { html, page } from './html.js';
 
 /** A per-response nonce for the one inline script a page may carry. */
@@ -46,10 +46,10 @@ export function installPageErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       // A refusal of the shared hooks (the rate limit): its headers, and its sentence as a page, or
-      // as the API's plain text to a client that asked a trace page for JSON.
+      // in the API's error form to a client that asked a trace page for JSON.
       for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
       if (wantsJson(request.headers.accept)) {
-        return reply.code(error.status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(error.message);
+        return sendError(request, reply.header('cache-control', 'no-store'), error.status, error.message, error.extensions);
       }
       return sendErrorPage(reply, error.status, statusSentence(error.status).replace(/\.$/, ''), error.message);
     }

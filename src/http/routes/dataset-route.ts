@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import type { Catalog, Company } from '../../catalog/catalog.js';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
@@ -9,7 +8,7 @@ import { serializedRecords } from '../../datasets/serialized-records.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
-import { ApiError, badRequest } from '../errors.js';
+import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { CreditHeaders, commonErrors, micCodeSchema, ReportingPeriod, textResponse } from '../schemas.js';
 import { periodsRoute } from './periods.js';
 
@@ -82,28 +81,6 @@ export const IdentifierQuery = Type.Omit(RevenuesQuery, ['reporting_period'], { 
 export type IdentifierQuery = Static<typeof IdentifierQuery>;
 
 /**
- * The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code).
- * `described` names the parameters, never their values: a 404 echoes no input (docs/hardening.md).
- */
-export function lookUp(catalog: Catalog, q: IdentifierQuery): { company: Company | undefined; described: string } {
-  if (q.company_id !== undefined) return { company: catalog.byId(q.company_id.toLowerCase()), described: 'the given company_id' };
-  if (q.isin !== undefined) return { company: catalog.byIsin(q.isin), described: 'the given isin' };
-  if (q.lei !== undefined) return { company: catalog.byLei(q.lei), described: 'the given lei' };
-  if (q.ticker !== undefined) {
-    const described = q.mic_code === undefined ? 'the given ticker' : 'the given ticker on the given mic_code';
-    return { company: catalog.byTicker(q.ticker, q.mic_code), described };
-  }
-  throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');
-}
-
-export function identifierOf(q: IdentifierQuery): string {
-  const id = q.company_id ?? q.isin ?? q.lei ?? (q.ticker === undefined ? undefined : `${q.ticker}@${q.mic_code ?? ''}`);
-  if (id === undefined)
-    throw badRequest('Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).');
-  return id;
-}
-
-/**
  * The endpoint of one dataset: every dataset is checked, resolved and billed the same way
  * (401 -> 400 -> 403 -> 404 -> 200/204 or 402), its declaration saying only what differs.
  */
@@ -124,17 +101,17 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
       }
       identifierOf(q);
       if (!caller.subscriptions.has(dataset.subscription)) {
-        throw new ApiError('subscription_required', 'Subscription required.', {
+        throw subscriptionRequired(dataset.subscription, {
           cost: prices.firstAccess,
           balance: await ctx.billing.balanceOf(caller.accountId),
         });
       }
-      const { company, described } = lookUp(await ctx.catalog(), q);
-      if (company === undefined) throw new ApiError('not_found', `No company matches ${described}.`);
-      const outcome = resolvePeriod(await cache.get(company.companyId), q.reporting_period);
+      const { company, described } = findCompany(await ctx.catalog(), q);
+      const data = await cache.get(company.companyId);
+      const outcome = resolvePeriod(data, q.reporting_period);
       if (outcome.kind === 'not-covered') {
         const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
-        throw new ApiError('not_found', `No data for ${which} of ${described}: not covered by any processed document.`);
+        throw periodNotCovered(which, described, data.periods);
       }
       const subject = { companyId: company.companyId, period: outcome.period };
       await bill(

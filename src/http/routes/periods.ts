@@ -5,10 +5,10 @@ import type { CompanyData } from '../../datasets/period-data.js';
 import { mockPeriods } from '../../mock/mock-data.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
-import { ApiError } from '../errors.js';
+import { findCompany, identifierOf, subscriptionRequired } from '../company-lookup.js';
 import { freeCall } from '../free-call.js';
 import { AvailablePeriodsSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
-import { IdentifierQuery, identifierOf, lookUp } from './dataset-route.js';
+import { IdentifierQuery } from './dataset-route.js';
 
 function schemaOf(dataset: Dataset) {
   return {
@@ -56,13 +56,12 @@ export function periodsRoute(
           return reply.send(mockPeriods(identifier));
         }
         if (!caller.subscriptions.has(dataset.subscription)) {
-          throw new ApiError('subscription_required', 'Subscription required.', {
+          throw subscriptionRequired(dataset.subscription, {
             cost: 0,
             balance: await ctx.billing.balanceOf(caller.accountId),
           });
         }
-        const { company, described } = lookUp(await ctx.catalog(), q);
-        if (company === undefined) throw new ApiError('not_found', `No company matches ${described}.`);
+        const { company } = findCompany(await ctx.catalog(), q);
         const data = await companyData(company.companyId);
         await freeCall(ctx, reply, caller);
         return reply.send({ company_id: company.companyId, reporting_periods: [...data.periods] });

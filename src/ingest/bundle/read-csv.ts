@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { openRegularFile } from '../core/regular-file.js';
 import type { ImportIssue } from './bundle-files.js';
 import { CsvRecordParser, CsvSyntaxError } from './csv-records.js';
 
@@ -50,7 +51,7 @@ export async function* readCsv(
   issues: ImportIssue[],
   optional: readonly string[] = [],
 ): AsyncGenerator<CsvBatch> {
-  const source = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const source = createReadStream(path, { fd: openRegularFile(path).fd, highWaterMark: CHUNK_BYTES });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parser = new CsvRecordParser();
   let header: string[] | undefined;

@@ -74,7 +74,7 @@ class Capture {
  * is therefore what the caller keeps, whatever the document's size or its whitespace.
  *
  * Everything read, skipped or not, is checked against the JSON grammar (RFC 8259), so a document
- * is accepted exactly when `JSON.parse` would accept it. A fault is an {@link ImportError} naming
+ * is accepted exactly when `JSON.parse` would accept it, but for nesting deeper than 512 levels. A fault is an {@link ImportError} naming
  * the source and the byte offset, never the bytes themselves: the input may be anything.
  */
 export class JsonReader {

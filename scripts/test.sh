@@ -11,6 +11,8 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql
 # The README's first-call examples are run by the tests in curl and Python (standard library only).
 command -v curl >/dev/null || missing+=(curl)
 command -v python3 >/dev/null || missing+=(python3)
+# The ingest memory tests measure peak memory with GNU time.
+[ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=''
   [ "$(id -u)" -eq 0 ] || sudo='sudo'

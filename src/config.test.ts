@@ -63,3 +63,29 @@ describe('CORPDATA_PUBLIC_URL', () => {
     });
   });
 });
+
+describe('CORPDATA_INGEST_MAX_…', () => {
+  it('defaults to limits far above SEC files, and takes whole byte counts', () => {
+    expect(loadConfig({}).ingest).toEqual({
+      maxJsonBytes: 256 * 1024 * 1024,
+      maxLineBytes: 1024 * 1024,
+      maxFsdsEntryBytes: 4 * 1024 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        CORPDATA_INGEST_MAX_JSON_BYTES: '2147483648',
+        CORPDATA_INGEST_MAX_LINE_BYTES: '4096',
+        CORPDATA_INGEST_MAX_FSDS_ENTRY_BYTES: '10737418240',
+      }).ingest,
+    ).toEqual({ maxJsonBytes: 2 ** 31, maxLineBytes: 4096, maxFsdsEntryBytes: 10 * 2 ** 30 });
+  });
+
+  it('refuses a size that is not a whole number or out of range, naming the variable', () => {
+    expect(() => loadConfig({ CORPDATA_INGEST_MAX_JSON_BYTES: '256MiB' })).toThrow(/CORPDATA_INGEST_MAX_JSON_BYTES/);
+    expect(() => loadConfig({ CORPDATA_INGEST_MAX_JSON_BYTES: '10' })).toThrow(/CORPDATA_INGEST_MAX_JSON_BYTES/);
+    // A line is one string: V8's end of strings (512 MiB) is out of reach.
+    expect(() => loadConfig({ CORPDATA_INGEST_MAX_LINE_BYTES: String(512 * 1024 * 1024) })).toThrow(
+      /CORPDATA_INGEST_MAX_LINE_BYTES/,
+    );
+  });
+});

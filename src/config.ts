@@ -50,7 +50,38 @@ export interface Config {
   readonly maxConnections: number;
   /** The largest console form body (sign-in, key names): 413 beyond it. */
   readonly formBodyLimitBytes: number;
+  /** How much of an input file `ingest` reads before refusing it (DESIGN §10). */
+  readonly ingest: IngestLimits;
 }
+
+/**
+ * Sizes past which `ingest` refuses a file or zip entry, so that a damaged or hostile input (a
+ * zip bomb, a file of one endless line) ends in a one-line refusal, not in exhausted memory.
+ * Inputs are streamed, so these bound how long a run reads, and what a single value may hold.
+ */
+export interface IngestLimits {
+  /** A JSON file or zip entry (companyfacts, tickers), counted in inflated bytes. */
+  readonly maxJsonBytes: number;
+  /** One line of a data set's sub.txt or num.txt. */
+  readonly maxLineBytes: number;
+  /** A data set's sub.txt or num.txt as a whole, counted in inflated bytes. */
+  readonly maxFsdsEntryBytes: number;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * SEC's largest companyfacts JSON is about 50 MB and a quarter's num.txt about 500 MB; these leave
+ * a wide margin over both while keeping a refusal quick.
+ */
+export const DEFAULT_INGEST_LIMITS: IngestLimits = Object.freeze({
+  maxJsonBytes: 256 * MIB,
+  maxLineBytes: MIB,
+  maxFsdsEntryBytes: 4096 * MIB,
+});
+
+/** The largest limit a variable accepts (1 TiB): far beyond any input, and exact as a number. */
+const MAX_INGEST_LIMIT = 1024 * 1024 * MIB;
 
 /** A token bucket of `requests` tokens, refilled at `requests` per `windowSeconds`. */
 export interface RateLimit {
@@ -161,5 +192,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       1024,
       1024 * 1024,
     ),
+    ingest: Object.freeze({
+      maxJsonBytes: parseInteger(
+        'CORPDATA_INGEST_MAX_JSON_BYTES',
+        env.CORPDATA_INGEST_MAX_JSON_BYTES,
+        DEFAULT_INGEST_LIMITS.maxJsonBytes,
+        1024,
+        MAX_INGEST_LIMIT,
+      ),
+      maxLineBytes: parseInteger(
+        'CORPDATA_INGEST_MAX_LINE_BYTES',
+        env.CORPDATA_INGEST_MAX_LINE_BYTES,
+        DEFAULT_INGEST_LIMITS.maxLineBytes,
+        1024,
+        // A line is decoded to one string; V8 strings end at about 512 MiB.
+        256 * MIB,
+      ),
+      maxFsdsEntryBytes: parseInteger(
+        'CORPDATA_INGEST_MAX_FSDS_ENTRY_BYTES',
+        env.CORPDATA_INGEST_MAX_FSDS_ENTRY_BYTES,
+        DEFAULT_INGEST_LIMITS.maxFsdsEntryBytes,
+        1024,
+        MAX_INGEST_LIMIT,
+      ),
+    }),
   });
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,19 @@ describe.runIf(dialects().includes('sqlite'))('bin/corpdata backup (sqlite)', ()
     const onItself = await corpdata(['backup', t.database.url.slice('sqlite:'.length)], { CORPDATA_DATABASE: t.database.url });
     expect(onItself.code).not.toBe(0);
     expect(onItself.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('refuses a target that is a dangling symlink, and writes nothing where it points', async () => {
+    const pointed = join(dir, 'pointed-to.db');
+    const link = join(dir, 'link.db');
+    symlinkSync(pointed, link);
+    const r = await corpdata(['backup', link], { CORPDATA_DATABASE: t.database.url });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`corpdata: ${link} exists; name a new file\n`);
+    expect(existsSync(pointed)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(pointed);
   });
 });
 

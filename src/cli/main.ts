@@ -91,7 +91,7 @@ program
     return withDatabase(
       async ({ db }) => {
         const { runIngest } = await import('./run-ingest.js');
-        print(await runIngest(db.kysely, source as IngestSource, paths));
+        print(await runIngest(db.kysely, source as IngestSource, paths, loadConfig().ingest));
       },
       { bulk: true },
     );
@@ -187,10 +187,26 @@ program
   .description('Print the fixed test token (mock data, no charge).')
   .action(() => print({ test_token: TEST_TOKEN }));
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  // An import refusal is its `file:line: what is wrong` lines alone (nothing was written); any other
-  // failure is one line.
+/**
+ * Reports a failure: an import refusal is its `file:line: what is wrong` lines alone (nothing was
+ * written); any other failure, expected or not, is one line, never a stack trace.
+ */
+function fail(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(error instanceof ImportError ? `${message}\n` : `corpdata: ${message.split('\n')[0]}\n`);
   process.exitCode = 1;
+}
+
+// A failure outside a command's promise (a stream's error event nobody awaited) ends the run the
+// same way rather than with Node's stack trace. Not for `serve`: a crashed server's log wants the stack.
+program.hook('preAction', (_program, command) => {
+  if (command.name() === 'serve') return;
+  for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+    process.on(event, (error: unknown) => {
+      fail(error);
+      process.exit();
+    });
+  }
 });
+
+program.parseAsync(process.argv).catch(fail);

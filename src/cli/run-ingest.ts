@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { IngestLimits } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
 import { ingestFilings } from '../ingest/sec-filings/ingest-filings.js';
@@ -23,17 +24,22 @@ function progress(source: string): (filers: number) => void {
 
 export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds';
 
-/** Runs one `ingest` source over its paths (DESIGN §10). */
-export async function runIngest(db: Kysely<Database>, source: IngestSource, paths: string[]): Promise<object> {
+/** Runs one `ingest` source over its paths (DESIGN §10), reading no input past `limits`. */
+export async function runIngest(
+  db: Kysely<Database>,
+  source: IngestSource,
+  paths: string[],
+  limits: IngestLimits,
+): Promise<object> {
   const label = paths.join(' ');
   switch (source) {
     case 'sec-tickers': {
       if (paths.length !== 1) throw new Error('ingest sec-tickers takes exactly one FILE');
-      return ingestTickers(db, paths[0] as string);
+      return ingestTickers(db, paths[0] as string, limits);
     }
     case 'sec-companyfacts':
-      return ingestFilings(db, label, readCompanyFacts(paths), { onProgress: progress(source) });
+      return ingestFilings(db, label, readCompanyFacts(paths, limits), { onProgress: progress(source) });
     case 'sec-fsds':
-      return ingestFilings(db, label, readDataSets(paths), { onProgress: progress(source) });
+      return ingestFilings(db, label, readDataSets(paths, limits), { onProgress: progress(source) });
   }
 }

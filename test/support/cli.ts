@@ -1,5 +1,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/corpdata', import.meta.url));
@@ -19,6 +22,33 @@ export function corpdata(args: string[], env: Record<string, string>): Promise<C
       resolve({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T });
     });
   });
+}
+
+/**
+ * Runs `bin/corpdata ARGS` under GNU time (`/usr/bin/time -v`, Debian's `time` package), and
+ * reads the peak resident memory of the whole run from its report.
+ */
+export async function corpdataPeak(args: string[], env: Record<string, string>): Promise<CliResult & { peakMiB: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'corpdata-time-'));
+  const report = join(dir, 'time.txt');
+  try {
+    const result = await new Promise<CliResult>((resolve) => {
+      execFile(
+        '/usr/bin/time',
+        ['-v', '-o', report, BIN, ...args],
+        { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000, maxBuffer: 1 << 20 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+          resolve({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T });
+        },
+      );
+    });
+    const kib = /Maximum resident set size \(kbytes\): ([0-9]+)/.exec(readFileSync(report, 'utf8'))?.[1];
+    if (kib === undefined) throw new Error(`no peak memory in the report of /usr/bin/time: ${result.stderr}`);
+    return { ...result, peakMiB: Number(kib) / 1024 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Starts `bin/corpdata serve` and resolves once it answers on `port`. */

@@ -1,9 +1,10 @@
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { DatasetBundle } from '../../datasets/dataset-bundle.js';
 import { DATASETS } from '../../datasets/registry.js';
 import type { Database } from '../../db/schema.js';
+import { inputKind, openRegularFile } from '../core/regular-file.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { type ImportPhase, MAX_ISSUES, stagedWrite } from '../core/staged-write.js';
 import {
@@ -56,10 +57,18 @@ export interface ImportOptions {
   onPhase?: (phase: ImportPhase) => void | Promise<void>;
 }
 
-function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBundle[] } {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new ImportError([{ file: dir, line: 0, message: 'is not a folder' }]);
+/** Whether a folder holds an entry of this name, of any kind (a dangling symlink too). */
+function holds(dir: string, name: string): boolean {
+  try {
+    lstatSync(join(dir, name));
+    return true;
+  } catch {
+    return false;
   }
+}
+
+function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBundle[] } {
+  if (inputKind(dir) !== 'folder') throw new ImportError([{ file: dir, line: 0, message: 'is not a folder' }]);
   // A misspelt file name would otherwise be skipped without a word.
   const strangers = readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv') && !KNOWN_FILES.includes(f));
   if (strangers.length > 0) {
@@ -67,17 +76,22 @@ function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBun
       strangers.sort().map((f) => ({ file: f, line: 0, message: `is not a bundle file (${KNOWN_FILES.join(', ')})` })),
     );
   }
-  const present = BUNDLE_FILE_NAMES.filter((f) => existsSync(join(dir, f)));
-  const datasets = DATASET_BUNDLES.filter((b) => existsSync(join(dir, b.file)));
+  const present = BUNDLE_FILE_NAMES.filter((f) => holds(dir, f));
+  const datasets = DATASET_BUNDLES.filter((b) => holds(dir, b.file));
   if (present.length === 0 && datasets.length === 0) {
     throw new ImportError([{ file: dir, line: 0, message: `holds none of ${KNOWN_FILES.join(', ')}` }]);
+  }
+  // Only regular files are read (a symlink to one is fine): a FIFO or a device is refused up front.
+  for (const f of [...present, ...datasets.map((b) => b.file)]) {
+    if (inputKind(join(dir, f)) !== 'file')
+      throw new ImportError([{ file: join(dir, f), line: 0, message: 'is not a regular file (a folder)' }]);
   }
   return { present, datasets };
 }
 
 /** The columns a dataset file's header is to hold: its own, and the optional ones it does hold. */
 function headerColumns(path: string, bundle: DatasetBundle): readonly string[] {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularFile(path);
   try {
     const buffer = Buffer.alloc(4096);
     const first =

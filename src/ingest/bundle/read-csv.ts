@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { openRegularFile } from '../core/regular-file.js';
 import type { ImportIssue } from './bundle-files.js';
 import { CsvRecordParser, CsvSyntaxError } from './csv-records.js';
 
@@ -50,7 +51,7 @@ export async function* readCsv(
   issues: ImportIssue[],
   optional: readonly string[] = [],
 ): AsyncGenerator<CsvBatch> {
-  const source = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const source = createReadStream(path, { fd: openRegularFile(path).fd, highWaterMark: CHUNK_BYTES });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parser = new CsvRecordParser();
   let header: string[] | undefined;
@@ -112,6 +113,19 @@ export async function* readCsv(
   }
 }
 
+/** What a column's name looks like (`company_id`, `usd_per_unit`, `Scope 1`), short. */
+const COLUMN_NAME = /^[A-Za-z0-9_ .-]{1,64}$/;
+
+/**
+ * Header names for a message: a misspelt column is named; a header that is no column name at all
+ * (a file that is not a bundle file, linked or copied in by mistake) is counted, not echoed.
+ */
+function shown(names: readonly string[]): string {
+  const named = names.filter((h) => COLUMN_NAME.test(h));
+  const others = names.length - named.length;
+  return [...named, ...(others > 0 ? [`${others} not named like a column`] : [])].join(', ');
+}
+
 function checkHeader(
   header: string[],
   columns: readonly string[],
@@ -124,7 +138,7 @@ function checkHeader(
   const extra = header.filter((h) => !columns.includes(h) && !optional.includes(h));
   const repeated = header.filter((h, i) => header.indexOf(h) !== i);
   if (missing.length > 0) issues.push({ file, line, message: `missing column(s) ${missing.join(', ')}` });
-  if (extra.length > 0) issues.push({ file, line, message: `unexpected column(s) ${extra.join(', ')}` });
-  if (repeated.length > 0) issues.push({ file, line, message: `repeated column(s) ${repeated.join(', ')}` });
+  if (extra.length > 0) issues.push({ file, line, message: `unexpected column(s) ${shown(extra)}` });
+  if (repeated.length > 0) issues.push({ file, line, message: `repeated column(s) ${shown(repeated)}` });
   return missing.length + extra.length + repeated.length === 0;
 }

@@ -1,55 +1,77 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
+import { type ByteLimit, limitedChunks, tooLarge } from '../core/byte-limit.js';
 import { ImportError } from '../core/issues.js';
+import { JsonReader } from '../core/json-reader.js';
+import { inputKind, openRegularFile } from '../core/regular-file.js';
 import type { FiledFact } from '../sec-filings/filed-figures.js';
 import type { Filer } from '../sec-filings/ingest-filings.js';
 import { conceptRank, isAccession, isIsoDate, normalizeCik } from '../sec-filings/rules.js';
-import { readAll, zipEntries } from '../sec-filings/zip-entries.js';
+import { entryChunks, zipEntries } from '../sec-filings/zip-entries.js';
 
 const FILE_RE = /^CIK[0-9]{10}\.json$/i;
 
+/** The JSON limit of `limits`, with the setting that raises it. */
+export const jsonLimit = (limits: IngestLimits): ByteLimit => ({
+  bytes: limits.maxJsonBytes,
+  setting: 'CORPDATA_INGEST_MAX_JSON_BYTES',
+});
+
+/** The bytes of a regular file, refused unread when it is larger than `limit`, and while reading past it. */
+export function fileChunks(path: string, limit: ByteLimit): AsyncIterable<Buffer> {
+  const { fd, size } = openRegularFile(path);
+  const stream = createReadStream(path, { fd, highWaterMark: 1 << 20 });
+  if (size > limit.bytes) {
+    stream.destroy();
+    throw tooLarge(path, limit, size);
+  }
+  return limitedChunks(stream as AsyncIterable<Buffer>, limit, path);
+}
+
 /**
  * The filers of SEC companyfacts input, one file at a time: `CIK##########.json` files, folders
- * of them, and SEC's bulk companyfacts.zip read entry by entry. Only one filer's facts are held
- * at once. A file that is not valid companyfacts JSON stops the read with an
- * {@link ImportError} naming it (and the fact, where one is at fault).
+ * of them, and SEC's bulk companyfacts.zip read entry by entry. Each document is streamed and
+ * only its revenue facts are kept, so memory holds one filer's revenue facts whatever the file's
+ * size; a file or entry over `limits.maxJsonBytes` is refused. A file that is not valid
+ * companyfacts JSON stops the read with an {@link ImportError} naming it (and the fact, where
+ * one is at fault).
  */
-export async function* readCompanyFacts(paths: readonly string[]): AsyncGenerator<Filer> {
+export async function* readCompanyFacts(
+  paths: readonly string[],
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): AsyncGenerator<Filer> {
+  const limit = jsonLimit(limits);
   for (const path of paths) {
-    let stat: ReturnType<typeof statSync>;
-    try {
-      stat = statSync(path);
-    } catch {
-      throw new ImportError([{ file: path, line: 0, message: 'does not exist' }]);
-    }
-    if (stat.isDirectory()) {
+    if (inputKind(path) === 'folder') {
       const files = readdirSync(path)
         .filter((f) => FILE_RE.test(f))
         .sort();
       if (files.length === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json file' }]);
-      for (const f of files) yield parseCompanyFacts(readFileSync(join(path, f)), join(path, f));
+      for (const f of files) yield await readFiler(fileChunks(join(path, f), limit), join(path, f));
     } else if (path.toLowerCase().endsWith('.zip')) {
-      yield* readZip(path);
+      yield* readZip(path, limit);
     } else {
-      yield parseCompanyFacts(readFileSync(path), path);
+      yield await readFiler(fileChunks(path, limit), path);
     }
   }
 }
 
-async function* readZip(path: string): AsyncGenerator<Filer> {
+async function* readZip(path: string, limit: ByteLimit): AsyncGenerator<Filer> {
   let entries = 0;
   try {
     for await (const entry of zipEntries(path)) {
       if (!FILE_RE.test(basename(entry.name))) continue;
       const source = `${path}:${entry.name}`;
-      let bytes: Buffer;
+      let filer: Filer;
       try {
-        bytes = await readAll(await entry.open());
+        filer = await readFiler(entryChunks(entry, limit, source), source);
       } catch (error) {
+        if (error instanceof ImportError) throw error;
         throw new ImportError([{ file: source, line: 0, message: `cannot be read from the zip: ${(error as Error).message}` }]);
       }
       entries++;
-      yield parseCompanyFacts(bytes, source);
+      yield filer;
     }
   } catch (error) {
     if (error instanceof ImportError) throw error;
@@ -63,53 +85,109 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 /**
  * One companyfacts document: `{cik, entityName, facts: {taxonomy: {Concept: {units: {unit: [fact…]}}}}}`,
- * compact as SEC serves it or re-indented, `cik` a number or a padded string. Only revenue
- * concepts are kept; each of their facts must be whole and well formed.
+ * compact as SEC serves it or re-indented, `cik` a number or a padded string. The document is
+ * read as it streams in: only revenue concepts' facts are materialized, one at a time, and each
+ * must be whole and well formed; everything else is checked as JSON and let go.
  */
-export function parseCompanyFacts(bytes: Buffer, source: string): Filer {
+export async function readFiler(chunks: AsyncIterable<Buffer>, source: string): Promise<Filer> {
   const refuse = (message: string): never => {
     throw new ImportError([{ file: source, line: 0, message }]);
   };
-  let doc: unknown;
+  const reader = new JsonReader(chunks, source);
   try {
-    doc = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    return refuse(`is not valid JSON (${(error as Error).message})`);
+    return await readDocument(reader, refuse);
+  } finally {
+    await reader.close();
   }
-  if (!isObject(doc)) return refuse('is not a companyfacts object');
-  const cik = normalizeCik(doc.cik);
+}
+
+async function readDocument(reader: JsonReader, refuse: (message: string) => never): Promise<Filer> {
+  /** Reads `{`… when it comes; anything else is checked as JSON, then refused with `message`. */
+  const object = async (message: string): Promise<void> => {
+    if ((await reader.peek()) === 0x7b) return;
+    await reader.skip();
+    refuse(message);
+  };
+  await object('is not a companyfacts object');
+  let cikValue: unknown;
+  let entityName: unknown;
+  let facts: FiledFact[] | undefined;
+  for await (const key of reader.entries()) {
+    if (key === 'cik') cikValue = await reader.value();
+    else if (key === 'entityName') entityName = await reader.value();
+    else if (key === 'facts') {
+      await object('has no facts object');
+      facts = await readFacts(reader, object, refuse);
+    } else await reader.skip();
+  }
+  await reader.end();
+  const cik = normalizeCik(cikValue);
   if (cik === undefined) return refuse('has no valid cik');
-  const name = typeof doc.entityName === 'string' && doc.entityName.trim() !== '' ? doc.entityName.trim() : `CIK ${cik}`;
-  if (!isObject(doc.facts)) return refuse('has no facts object');
+  const name = typeof entityName === 'string' && entityName.trim() !== '' ? entityName.trim() : `CIK ${cik}`;
+  if (facts === undefined) return refuse('has no facts object');
+  return { cik, name, facts, source: reader.source };
+}
+
+/** The revenue facts of a `facts` object, the reader at its `{`. */
+async function readFacts(
+  reader: JsonReader,
+  object: (message: string) => Promise<void>,
+  refuse: (message: string) => never,
+): Promise<FiledFact[]> {
   const facts: FiledFact[] = [];
-  for (const [taxonomy, concepts] of Object.entries(doc.facts)) {
-    if (!isObject(concepts)) return refuse(`facts.${taxonomy} is not an object`);
-    for (const [local, body] of Object.entries(concepts)) {
+  for await (const taxonomy of reader.entries()) {
+    await object(`facts.${taxonomy} is not an object`);
+    for await (const local of reader.entries()) {
       const concept = `${taxonomy}:${local}`;
-      if (conceptRank(concept) === undefined) continue;
-      if (!isObject(body) || !isObject(body.units)) return refuse(`${concept} has no units`);
-      for (const [unit, list] of Object.entries(body.units)) {
-        if (!Array.isArray(list)) return refuse(`${concept} ${unit} is not a list of facts`);
-        for (const [i, item] of (list as unknown[]).entries()) {
-          const at = `${concept} ${unit} fact ${i + 1}`;
-          if (!isObject(item)) return refuse(`${at} is not an object`);
-          const { start, end, val, accn, form, filed } = item;
-          if (typeof end !== 'string' || !isIsoDate(end)) return refuse(`${at}: end "${String(end)}" is not a date`);
-          if (start !== undefined && (typeof start !== 'string' || !isIsoDate(start))) {
-            return refuse(`${at}: start "${String(start)}" is not a date`);
+      if (conceptRank(concept) === undefined) {
+        await reader.skip();
+        continue;
+      }
+      await object(`${concept} has no units`);
+      let units = false;
+      for await (const key of reader.entries()) {
+        if (key !== 'units') {
+          await reader.skip();
+          continue;
+        }
+        await object(`${concept} has no units`);
+        units = true;
+        for await (const unit of reader.entries()) {
+          if ((await reader.peek()) !== 0x5b) {
+            await reader.skip();
+            refuse(`${concept} ${unit} is not a list of facts`);
           }
-          if (typeof accn !== 'string' || !isAccession(accn))
-            return refuse(`${at}: accn "${String(accn)}" is not an accession number`);
-          if (typeof form !== 'string' || form === '') return refuse(`${at}: form is missing`);
-          if (typeof filed !== 'string' || !isIsoDate(filed)) return refuse(`${at}: filed "${String(filed)}" is not a date`);
-          if (typeof val !== 'number' || !Number.isSafeInteger(val)) {
-            return refuse(`${at} (accession ${accn}): value ${String(val)} is not a whole number`);
+          for await (const i of reader.items()) {
+            facts.push(factOf(await reader.value(), `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse));
           }
-          // An instant (no start) is never a year's revenue; it is left out as not annual.
-          facts.push({ concept, start: start ?? end, end, value: val, unit, accession: accn, form, filed });
         }
       }
+      if (!units) refuse(`${concept} has no units`);
     }
   }
-  return { cik, name, facts, source };
+  return facts;
+}
+
+/** A value from the file as a refusal shows it: short, so that a message stays one readable line. */
+function shown(value: unknown): string {
+  const text = String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** One revenue fact, checked: `at` names it in a refusal. */
+function factOf(item: unknown, at: string, concept: string, unit: string, refuse: (message: string) => never): FiledFact {
+  if (!isObject(item)) return refuse(`${at} is not an object`);
+  const { start, end, val, accn, form, filed } = item;
+  if (typeof end !== 'string' || !isIsoDate(end)) return refuse(`${at}: end "${shown(end)}" is not a date`);
+  if (start !== undefined && (typeof start !== 'string' || !isIsoDate(start))) {
+    return refuse(`${at}: start "${shown(start)}" is not a date`);
+  }
+  if (typeof accn !== 'string' || !isAccession(accn)) return refuse(`${at}: accn "${shown(accn)}" is not an accession number`);
+  if (typeof form !== 'string' || form === '') return refuse(`${at}: form is missing`);
+  if (typeof filed !== 'string' || !isIsoDate(filed)) return refuse(`${at}: filed "${shown(filed)}" is not a date`);
+  if (typeof val !== 'number' || !Number.isSafeInteger(val)) {
+    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a whole number`);
+  }
+  // An instant (no start) is never a year's revenue; it is left out as not annual.
+  return { concept, start: start ?? end, end, value: val, unit, accession: accn, form, filed };
 }

@@ -1,8 +1,13 @@
+import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { type ByteLimit, limitedChunks, tooLarge } from '../core/byte-limit.js';
+import { openRegularFile } from '../core/regular-file.js';
 
 export interface ZipEntry {
   name: string;
+  /** The inflated size the zip's directory declares (yauzl holds the entry to it while reading). */
+  size: number;
   /** Streams the entry's inflated bytes; read it to the end before asking for the next entry. */
   open(): Promise<Readable>;
 }
@@ -13,11 +18,16 @@ export interface ZipEntry {
  * disk. Sizes are checked against the directory, so a damaged entry fails rather than reads short.
  */
 export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
+  const { fd } = openRegularFile(path);
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, z) =>
+    yauzl.fromFd(fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, z) =>
       error === null && z !== undefined ? resolve(z) : reject(error ?? new Error('cannot open')),
     ),
-  );
+  ).catch((error: unknown) => {
+    // Once opened, the zip file owns the descriptor and closes it; until then it is ours.
+    closeSync(fd);
+    throw error;
+  });
   try {
     for (;;) {
       const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
@@ -47,6 +57,7 @@ export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
       if (entry.fileName.endsWith('/')) continue;
       yield {
         name: entry.fileName,
+        size: entry.uncompressedSize,
         open: () =>
           new Promise<Readable>((resolve, reject) =>
             zip.openReadStream(entry, (error, stream) =>
@@ -60,9 +71,11 @@ export async function* zipEntries(path: string): AsyncGenerator<ZipEntry> {
   }
 }
 
-/** Reads a stream to its end. */
-export async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
+/**
+ * The inflated bytes of an entry, refused unread when its directory declares more than `limit`
+ * (a zip bomb of a gigabyte in a megabyte costs nothing), and while reading once they pass it.
+ */
+export async function* entryChunks(entry: ZipEntry, limit: ByteLimit, source: string): AsyncGenerator<Buffer> {
+  if (entry.size > limit.bytes) throw tooLarge(source, limit, entry.size);
+  yield* limitedChunks((await entry.open()) as AsyncIterable<Buffer>, limit, source);
 }

@@ -1,9 +1,10 @@
-import { createInterface } from 'node:readline';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import { ImportError } from '../core/issues.js';
+import { readLines } from '../core/line-reader.js';
 import type { FiledFact } from '../sec-filings/filed-figures.js';
 import type { Filer } from '../sec-filings/ingest-filings.js';
 import { conceptRank, isAccession, normalizeCik } from '../sec-filings/rules.js';
-import { type ZipEntry, zipEntries } from '../sec-filings/zip-entries.js';
+import { entryChunks, type ZipEntry, zipEntries } from '../sec-filings/zip-entries.js';
 
 interface Submission {
   cik: string;
@@ -27,23 +28,32 @@ function prefixOf(version: string): string | undefined {
   return undefined;
 }
 
-/** The tab-separated rows of one entry, header first, each with its line number. */
-async function* rows(entry: ZipEntry, source: string): AsyncGenerator<{ line: number; cells: Map<string, string> }> {
-  const lines = createInterface({ input: await entry.open(), crlfDelay: Number.POSITIVE_INFINITY });
+/**
+ * The tab-separated rows of one entry, header first, each with its line number. The entry is
+ * streamed line by line: one over the entry or line limit is refused as soon as it passes it.
+ */
+async function* rows(
+  entry: ZipEntry,
+  source: string,
+  limits: IngestLimits,
+): AsyncGenerator<{ line: number; cells: Map<string, string> }> {
+  const chunks = entryChunks(entry, { bytes: limits.maxFsdsEntryBytes, setting: 'CORPDATA_INGEST_MAX_FSDS_ENTRY_BYTES' }, source);
   let header: string[] | undefined;
   let line = 0;
-  for await (const text of lines) {
-    line++;
-    if (text === '') continue;
-    const fields = text.split('\t');
-    if (header === undefined) {
-      header = fields;
-      continue;
+  for await (const batch of readLines(chunks, limits.maxLineBytes, source, 'CORPDATA_INGEST_MAX_LINE_BYTES')) {
+    for (const text of batch) {
+      line++;
+      if (text === '') continue;
+      const fields = text.split('\t');
+      if (header === undefined) {
+        header = fields;
+        continue;
+      }
+      if (fields.length !== header.length) {
+        throw new ImportError([{ file: source, line, message: `has ${fields.length} fields, the header has ${header.length}` }]);
+      }
+      yield { line, cells: new Map(header.map((h, i) => [h, fields[i] ?? ''])) };
     }
-    if (fields.length !== header.length) {
-      throw new ImportError([{ file: source, line, message: `has ${fields.length} fields, the header has ${header.length}` }]);
-    }
-    yield { line, cells: new Map(header.map((h, i) => [h, fields[i] ?? ''])) };
   }
 }
 
@@ -71,14 +81,17 @@ async function findEntry<T>(path: string, name: string, read: (entry: ZipEntry, 
  * without segments or co-registrants, for four quarters (the data set's only sign of a year: it
  * gives no start date, so a figure from it has none). A filer's values from every zip are
  * gathered before it is handed on. Decimals of a whole value (`49694000000.0000`) are dropped;
- * a fractional value refuses the input.
+ * a fractional value refuses the input. An entry or a line over `limits` refuses it too.
  */
-export async function* readDataSets(paths: readonly string[]): AsyncGenerator<Filer> {
+export async function* readDataSets(
+  paths: readonly string[],
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): AsyncGenerator<Filer> {
   const filers = new Map<string, Filer>();
   for (const path of paths) {
     const submissions = await findEntry(path, 'sub.txt', async (entry, source) => {
       const subs = new Map<string, Submission>();
-      for await (const { line, cells } of rows(entry, source)) {
+      for await (const { line, cells } of rows(entry, source, limits)) {
         need(cells, ['adsh', 'cik', 'name', 'form', 'filed'], source, line);
         const adsh = cells.get('adsh') ?? '';
         const cik = normalizeCik(cells.get('cik'));
@@ -91,7 +104,7 @@ export async function* readDataSets(paths: readonly string[]): AsyncGenerator<Fi
       return subs;
     });
     await findEntry(path, 'num.txt', async (entry, source) => {
-      for await (const { line, cells } of rows(entry, source)) {
+      for await (const { line, cells } of rows(entry, source, limits)) {
         need(cells, ['adsh', 'tag', 'version', 'ddate', 'qtrs', 'uom', 'value'], source, line);
         const prefix = prefixOf(cells.get('version') ?? '');
         const concept = `${prefix}:${cells.get('tag')}`;

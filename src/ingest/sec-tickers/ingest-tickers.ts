@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
+import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { SEC_EXCHANGE_MIC } from '../../demo/markets.js';
 import { ImportError } from '../core/issues.js';
+import { JsonReader } from '../core/json-reader.js';
 import { StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
+import { fileChunks, jsonLimit } from '../sec-companyfacts/read-companyfacts.js';
 import { normalizeCik, secCompanyId } from '../sec-filings/rules.js';
 
 /** One row of SEC's ticker files: the exchange only in company_tickers_exchange.json. */
@@ -31,17 +33,42 @@ export interface TickersSummary {
   renormalized: number;
 }
 
+/**
+ * The top-level members of a ticker file, streamed: `data` (company_tickers_exchange.json) an
+ * item at a time, so that no member is larger than one row; each row is kept, nothing else.
+ */
+async function readMembers(
+  path: string,
+  limits: IngestLimits,
+): Promise<{ object: boolean; members: Map<string, unknown>; data?: unknown[] }> {
+  const reader = new JsonReader(fileChunks(path, jsonLimit(limits)), path);
+  try {
+    const members = new Map<string, unknown>();
+    let data: unknown[] | undefined;
+    if ((await reader.peek()) !== 0x7b) {
+      await reader.skip();
+      await reader.end();
+      return { object: false, members };
+    }
+    for await (const key of reader.entries()) {
+      if (key === 'data' && (await reader.peek()) === 0x5b) {
+        data = [];
+        for await (const _ of reader.items()) data.push(await reader.value());
+      } else members.set(key, await reader.value());
+    }
+    await reader.end();
+    return data === undefined ? { object: true, members } : { object: true, members, data };
+  } finally {
+    await reader.close();
+  }
+}
+
 /** Reads either of SEC's ticker files; a file of neither shape is refused. */
-export function readTickerFile(path: string): TickerRow[] {
+export async function readTickerFile(path: string, limits: IngestLimits = DEFAULT_INGEST_LIMITS): Promise<TickerRow[]> {
   const refuse = (message: string): never => {
     throw new ImportError([{ file: path, line: 0, message }]);
   };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    return refuse(`is not valid JSON (${(error as Error).message})`);
-  }
+  const { object, members, data: rowList } = await readMembers(path, limits);
   const rows: TickerRow[] = [];
   const add = (cikValue: unknown, name: unknown, ticker: unknown, exchange: unknown, at: string) => {
     const cik = normalizeCik(cikValue);
@@ -54,13 +81,13 @@ export function readTickerFile(path: string): TickerRow[] {
       exchange: typeof exchange === 'string' && exchange !== '' ? exchange : null,
     });
   };
-  if (typeof doc === 'object' && doc !== null && 'fields' in doc && 'data' in doc) {
+  if (members.has('fields') && (rowList !== undefined || members.has('data'))) {
     // company_tickers_exchange.json: {"fields": ["cik","name","ticker","exchange"], "data": [[…], …]}
-    const { fields, data } = doc as { fields: unknown; data: unknown };
-    if (!Array.isArray(fields) || !Array.isArray(data)) return refuse('fields and data must be lists');
+    const fields = members.get('fields');
+    if (!Array.isArray(fields) || rowList === undefined) return refuse('fields and data must be lists');
     const col = (n: string) => fields.indexOf(n);
     if (col('cik') < 0 || col('name') < 0 || col('ticker') < 0) return refuse('fields must name cik, name and ticker');
-    data.forEach((r: unknown, i) => {
+    rowList.forEach((r: unknown, i) => {
       if (!Array.isArray(r)) refuse(`data row ${i + 1} is not a list`);
       const row = r as unknown[];
       add(
@@ -71,9 +98,10 @@ export function readTickerFile(path: string): TickerRow[] {
         `data row ${i + 1}`,
       );
     });
-  } else if (typeof doc === 'object' && doc !== null && !Array.isArray(doc)) {
+  } else if (object) {
     // company_tickers.json: {"0": {"cik_str", "ticker", "title"}, …}
-    for (const [key, r] of Object.entries(doc)) {
+    if (rowList !== undefined) refuse('row data is not an object');
+    for (const [key, r] of members) {
       if (typeof r !== 'object' || r === null) refuse(`row ${key} is not an object`);
       const row = r as Record<string, unknown>;
       add(row.cik_str, row.title, row.ticker, null, `row ${key}`);
@@ -90,8 +118,12 @@ export function readTickerFile(path: string): TickerRow[] {
  * names an exchange. A filer with no listing to place (company_tickers.json names no exchange)
  * is skipped and counted, never added without one. Same file twice: nothing changes.
  */
-export async function ingestTickers(db: Kysely<Database>, path: string): Promise<TickersSummary> {
-  const rows = readTickerFile(path);
+export async function ingestTickers(
+  db: Kysely<Database>,
+  path: string,
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): Promise<TickersSummary> {
+  const rows = await readTickerFile(path, limits);
   return stagedWrite(
     db,
     path,

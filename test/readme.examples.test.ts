@@ -33,7 +33,7 @@ function run(
 function expectMockAnswer(lines: string[], baseUrl: string): void {
   expect(lines[0]).toBe('cost 0 balance 0');
   expect(lines.length).toBeGreaterThan(1);
-  for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^2025 [0-9]+ USD ${baseUrl}/trace/[0-9a-f-]{36}$`));
+  for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^2025 [0-9]+ USD ${baseUrl}/trace/mock-[0-9a-f-]{36}$`));
 }
 
 describe.each(dialects())("the README's first call, run against a live server (%s)", (dialect) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
+import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
@@ -75,5 +76,83 @@ describe.each(dialects())('test mode (%s)', (dialect) => {
     expect((await t.get('/api/v1/revenues?ticker=AAPL&reporting_period=2019', TEST_TOKEN)).status).toBe(400);
     expect((await t.get('/api/v1/revenues?reporting_period=2020', TEST_TOKEN)).status).toBe(400);
     expect((await t.get('/api/v1/companies/search?query=', TEST_TOKEN)).status).toBe(400);
+  });
+
+  it('behaves like live: each magic ticker gives its status on every dataset, writing nothing', async () => {
+    const before = await snapshot(t);
+    for (const dataset of ['revenues', 'ghg-emissions', 'ghg-intensity']) {
+      const call = (ticker: string, headers: Record<string, string> = {}) =>
+        t.get(`/api/v1/${dataset}?ticker=${ticker}&reporting_period=2023`, TEST_TOKEN, headers);
+      const noData = await call('MOCK204');
+      expect([noData.status, noData.text, noData.cost, noData.balance], dataset).toEqual([204, '', 0, 0]);
+      const poor = await call('mock402');
+      expect([poor.status, poor.cost, poor.balance], dataset).toEqual([402, 25, 0]);
+      expect(poor.text).toBe('Insufficient credits: this call costs 25, the balance is 0.');
+      const forbidden = await call('MOCK403', { accept: 'application/problem+json' });
+      expect(forbidden.status, dataset).toBe(403);
+      expect(forbidden.json()).toMatchObject({ required_subscription: dataset === 'revenues' ? 'revenues' : 'ghg' });
+      const unknown = await call('MOCK404');
+      expect([unknown.status, unknown.text], dataset).toEqual([404, 'No company matches the given ticker.']);
+      for (const res of [noData, poor, forbidden, unknown]) expect(res.headers.get('x-test-mode'), dataset).toBe('true');
+      // The free periods endpoint meets the 403 and the 404 only.
+      const periods = (ticker: string) => t.get(`/api/v1/${dataset}/periods?ticker=${ticker}`, TEST_TOKEN);
+      expect((await periods('MOCK403')).status).toBe(403);
+      expect((await periods('MOCK404')).status).toBe(404);
+      expect((await periods('MOCK402')).status).toBe(200);
+    }
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('says it is test mode on every answer, and its trace links lead to a page saying the data is mock', async () => {
+    const res = await t.get('/api/v1/revenues?ticker=AAPL&reporting_period=2023', TEST_TOKEN);
+    expect(res.headers.get('x-test-mode')).toBe('true');
+    const a = await t.account();
+    expect((await t.get('/api/v1/revenues?ticker=BETA&reporting_period=2023', a.key)).headers.get('x-test-mode')).toBeNull();
+    const urls = [
+      ...res.json<Array<{ traceability_source_url: string }>>(),
+      ...(await t.get('/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2023', TEST_TOKEN)).json<
+        Array<{ traceability_source_url: string }>
+      >(),
+      ...(await t.get('/api/v1/ghg-intensity?ticker=AAPL&reporting_period=2023', TEST_TOKEN)).json<
+        Array<{ traceability_source_url: string }>
+      >(),
+    ].map((r) => r.traceability_source_url);
+    expect(urls.length).toBeGreaterThan(5);
+    for (const url of urls) {
+      const path = new URL(url).pathname;
+      const page = await fetch(t.url + path);
+      expect(page.status, path).toBe(200);
+      expect(await page.text()).toContain('This data point is mock data');
+      const json = await fetch(t.url + path, { headers: { accept: 'application/json' } });
+      expect(await json.json()).toMatchObject({ mock: true, data_point_id: path.slice('/trace/'.length) });
+    }
+  });
+
+  it('has the shapes of live answers: some company-periods restated, several currencies', async () => {
+    const answers = await Promise.all(
+      ['AAPL', 'MSFT', 'SAP', 'NESN', 'TM', 'BP', 'SHEL', 'HSBA', 'SIE', 'ASML', 'NVDA', 'TSLA'].map((ticker) =>
+        t.get(`/api/v1/revenues?ticker=${ticker}&reporting_period=2022`, TEST_TOKEN),
+      ),
+    );
+    const bodies = answers.map((r) => r.json<Array<{ original_ccy: string; year_of_disclosure: number; document_id: string }>>());
+    expect(bodies.some((b) => b.length === 2)).toBe(true);
+    for (const b of bodies.filter((x) => x.length === 2)) {
+      expect(b[0]?.year_of_disclosure).toBeLessThan(b[1]?.year_of_disclosure ?? 0);
+      expect(b[0]?.document_id).not.toBe(b[1]?.document_id);
+    }
+    expect(new Set(bodies.flat().map((r) => r.original_ccy)).size).toBeGreaterThan(1);
+  });
+
+  it('tells live keys and the test token apart: a claim in each payload, shown in the console', async () => {
+    const payload = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as object;
+    const a = await t.account({ password: 'test mode console password' });
+    expect(payload(a.key)).toMatchObject({ mode: 'live', sub: a.accountId });
+    expect(payload(TEST_TOKEN)).toMatchObject({ sub: 'test-mode', mock: true });
+    const client = new ConsoleClient(t.url);
+    expect((await client.signIn(a.email, 'test mode console password')).status).toBe(303);
+    const keys = await client.get('/account/keys');
+    expect(keys.text).toContain('"mode":"live"');
+    expect(keys.text).toContain(TEST_TOKEN);
+    expect(keys.text).toContain('X-Test-Mode: true');
   });
 });

@@ -24,7 +24,13 @@ export interface CreateKeyInput {
 export class KeyError extends Error {}
 
 /**
- * Issues an API key: an HS256 JWT with `sub` = account, `jti` = key id. Only the id, a short
+ * The claim that tells a live key from the public test token at a glance when its payload is
+ * decoded (the test token's says `"sub":"test-mode","mock":true`).
+ */
+export const LIVE_KEY_CLAIMS = { mode: 'live' } as const;
+
+/**
+ * Issues an API key: an HS256 JWT with `sub` = account, `jti` = key id, `mode` = live. Only the id, a short
  * display prefix and metadata are stored; the key itself is returned once and never again.
  */
 export async function createKey(db: Kysely<Database>, input: CreateKeyInput): Promise<CreatedKey> {
@@ -32,7 +38,7 @@ export async function createKey(db: Kysely<Database>, input: CreateKeyInput): Pr
   if (name === '' || name.length > 100) throw new KeyError('a key name must be 1 to 100 characters');
   const keyId = randomUUID();
   const iat = Math.floor(input.now.getTime() / 1000);
-  const jwt = new SignJWT({})
+  const jwt = new SignJWT({ ...LIVE_KEY_CLAIMS })
     .setProtectedHeader({ alg: KEY_ALGORITHM, typ: 'JWT' })
     .setSubject(input.accountId)
     .setJti(keyId)

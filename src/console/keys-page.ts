@@ -1,3 +1,4 @@
+import { TEST_TOKEN } from '../auth/test-token.js';
 import { type Html, html } from '../web/html.js';
 import type { KeyListing } from './keys-query.js';
 import { consolePage, csrfField, formatTime, notice } from './layout.js';
@@ -44,6 +45,14 @@ ${message === undefined ? '' : notice(message.kind, message.text)}
 out of client-side code. The key is shown once, when you create it; below, each key is recognisable by the first characters of its signature
 (the part after the second dot).</p>
 ${table}
+<h2>Live keys and the test token</h2>
+<p>Every key above is a <strong>live key</strong>: its calls are billed and answer real figures; its payload (the part between the
+dots) says <code>"mode":"live"</code>. The public <strong>test token</strong> answers free mock data, each answer marked
+<code>X-Test-Mode: true</code>; its payload says <code>"sub":"test-mode","mock":true</code>, and its signature reads
+<code>Y29ycGRhdGEtdGVzdC1tb2Rl…</code>.</p>
+<details><summary>The test token</summary><p class="key"><code>${TEST_TOKEN}</code></p>
+<p class="muted">Tickers <code>MOCK204</code>, <code>MOCK402</code>, <code>MOCK403</code> and <code>MOCK404</code> make it answer
+those statuses, so a program can try its handling of each without spending credits.</p></details>
 <h2>Create a key</h2>
 <form method="post" action="/account/keys" class="stack">${csrfField(session.csrf)}
 <label for="key-name">Name</label>
@@ -64,6 +73,7 @@ export function keyCreatedPage(session: ConsoleSession, name: string, apiKey: st
     'keys',
     html`<h1>Key “${name}” created</h1>
 ${notice('info', 'Copy the key now: it is shown this once and cannot be shown again. If you lose it, revoke it and create another.')}
+<p>This is a live key (<code>"mode":"live"</code> in its payload): its calls are billed against your account.</p>
 <label for="new-key">Your new API key</label>
 <textarea id="new-key" class="key" readonly rows="6" spellcheck="false">${apiKey}</textarea>
 <p><button type="button" id="copy-key">Copy to clipboard</button> <span id="copy-status" role="status" class="muted"></span></p>

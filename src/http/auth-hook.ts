@@ -32,25 +32,30 @@ function authorizationCount(rawHeaders: string[]): number {
  * call after its first) is answered without a promise.
  */
 export function authHook(ctx: AppContext) {
-  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (authorizationCount(request.raw.rawHeaders) > 1) {
       done(badRequest("Header 'Authorization' is given more than once: send exactly one."));
       return;
     }
     if (request.caller !== null) {
+      if (request.caller.mode === 'test') reply.header(TEST_MODE_HEADER, 'true');
       done();
       return;
     }
-    ctx.verifier.answer(request.headers.authorization, (result) => admit(request, result, done), done);
+    ctx.verifier.answer(request.headers.authorization, (result) => admit(request, reply, result, done), done);
   };
 }
 
-function admit(request: FastifyRequest, result: AuthResult, done: HookHandlerDoneFunction): void {
+/** Every answer to the test token says it is mock data, errors included, so no one mistakes it for live. */
+export const TEST_MODE_HEADER = 'x-test-mode';
+
+function admit(request: FastifyRequest, reply: FastifyReply, result: AuthResult, done: HookHandlerDoneFunction): void {
   if (!result.ok) {
     done(unauthorized(result.failure));
     return;
   }
   request.caller = result;
+  if (result.mode === 'test') reply.header(TEST_MODE_HEADER, 'true');
   done();
 }
 

@@ -56,6 +56,13 @@ const RATE_LIMIT_HEADERS: Record<string, Header> = {
   },
 };
 
+const TEST_MODE: Header = {
+  description: 'Sent as true on every answer to the test token: the body is mock data. Absent for a live key.',
+  required: false,
+  schema: { type: 'string', const: 'true' },
+  example: 'true',
+};
+
 const RETRY_AFTER: Header = {
   description: 'Seconds to wait before the next request can pass.',
   required: true,
@@ -196,6 +203,7 @@ function finishResponse(operationId: string, status: string, response: Json, exa
     headers[name] = { ...header, required: true };
   }
   headers['X-Request-Id'] = REQUEST_ID;
+  headers['X-Test-Mode'] = TEST_MODE;
   if (status === '401') headers['WWW-Authenticate'] = WWW_AUTHENTICATE;
   if (status === '429') headers['Retry-After'] = RETRY_AFTER;
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) headers[name] = { ...header, required: rateLimited };

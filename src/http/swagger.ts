@@ -14,7 +14,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         version: '1.0.0',
         description:
           'Revenue figures of listed companies standardized to USD, each traceable to its source document, and company lookup. ' +
-          `Every call is billed in credits. Beta. Test mode: the fixed token ${TEST_TOKEN} returns free, deterministic mock data.`,
+          `Every call is billed in credits. Beta. Test mode: the fixed token ${TEST_TOKEN} returns free, deterministic mock data, ` +
+          'each answer marked X-Test-Mode: true; the tickers MOCK204, MOCK402, MOCK403 and MOCK404 make it answer those statuses. ' +
+          'Errors are plain text, or RFC 9457 problem details (application/problem+json) when the request accepts them.',
       },
       servers: [{ url: config.publicUrl }],
       components: {

@@ -58,23 +58,34 @@ export function mockRevenues(identifier: string, requestedPeriod: number, public
   const d = digest(`revenue:${seed}`);
   const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
   const usd = ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
-  const original = currency.ccy === 'USD' ? usd : Math.round(usd / currency.usdPerUnit);
   const companyId = mockCompanyId(identifier);
-  const documentId = uuidFrom(`document:${seed}`);
-  return [
-    {
-      year_of_disclosure: period + 1,
-      reporting_period: period,
-      metric: 'Total Revenue',
-      value: usd,
-      ccy: 'USD',
-      original_value: original,
-      original_ccy: currency.ccy,
-      company_id: companyId,
-      document_id: documentId,
-      traceability_source_url: `${publicUrl}/trace/${uuidFrom(`point:${seed}`)}`,
-    },
-  ];
+  const record = (disclosed: number, value: number, document: string): RevenueRecord => ({
+    year_of_disclosure: disclosed,
+    reporting_period: period,
+    metric: 'Total Revenue',
+    value,
+    ccy: 'USD',
+    original_value: currency.ccy === 'USD' ? value : Math.round(value / currency.usdPerUnit),
+    original_ccy: currency.ccy,
+    company_id: companyId,
+    document_id: uuidFrom(`${document}:${seed}`),
+    traceability_source_url: mockTraceUrl(publicUrl, `${document}-point:${seed}`),
+  });
+  // About one company-period in three was restated a year later, as real filings are: the figure as
+  // first reported, then the restatement, as a live answer lists them.
+  if (period < MOCK_YEAR && (d[9] ?? 0) % 3 === 0) {
+    const first = usd - ((d[10] ?? 0) % 50) * 1_000_000 - 1_000_000;
+    return [record(period + 1, first, 'document'), record(period + 2, usd, 'restatement')];
+  }
+  return [record(period + 1, usd, 'document')];
+}
+
+/**
+ * A mock data point's traceability URL: `/trace/mock-…`, which answers a page saying the figure is
+ * test-mode mock data (never a 404, never a real document).
+ */
+export function mockTraceUrl(publicUrl: string, seed: string): string {
+  return `${publicUrl}/trace/mock-${uuidFrom(seed)}`;
 }
 
 export function mockSearch(query: string): CompanyRecord[] {

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
+import { TEST_MODE_HEADER } from '../http/auth-hook.js';
 import { sendError, unauthorized } from '../http/errors.js';
 import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../web/respond.js';
+import { isMockTraceId, mockProvenance, mockTracePage } from './mock-trace.js';
 import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
 
 /**
@@ -18,6 +20,12 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
     const auth = new ConsoleAuth(ctx);
     const db = ctx.db.kysely;
     app.get<{ Params: { id: string } }>('/trace/:id', { schema: { hide: true } }, async (request, reply) => {
+      if (isMockTraceId(request.params.id)) {
+        reply.header('vary', 'accept').header(TEST_MODE_HEADER, 'true');
+        const id = request.params.id.toLowerCase();
+        if (wantsJson(request.headers.accept)) return reply.send(mockProvenance(id, ctx.config.publicUrl));
+        return sendPage(reply, 200, mockTracePage(id));
+      }
       if (wantsJson(request.headers.accept)) {
         reply.header('vary', 'accept').header('cache-control', 'no-store');
         let accountId = (await auth.current(request))?.accountId;

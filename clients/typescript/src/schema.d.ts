@@ -563,6 +563,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -607,6 +612,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -628,6 +638,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -664,6 +679,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -709,6 +729,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -748,6 +773,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -781,6 +811,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -825,6 +860,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -864,6 +904,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -941,6 +986,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -974,6 +1024,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1010,6 +1065,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -1055,6 +1115,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1088,6 +1153,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1132,6 +1202,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -1171,6 +1246,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1253,6 +1333,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1275,7 +1360,7 @@ export interface operations {
                      *         "unit": "tCO2e",
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/8103c48c-f028-457c-ac7e-a72a1dda3069"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069"
                      *       },
                      *       {
                      *         "year_of_disclosure": 2026,
@@ -1285,7 +1370,7 @@ export interface operations {
                      *         "unit": "tCO2e",
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/d1599ffb-9982-4a7a-a748-c86f17848ac7"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7"
                      *       },
                      *       {
                      *         "year_of_disclosure": 2026,
@@ -1295,7 +1380,7 @@ export interface operations {
                      *         "unit": "tCO2e",
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea"
                      *       },
                      *       {
                      *         "year_of_disclosure": 2026,
@@ -1305,7 +1390,7 @@ export interface operations {
                      *         "unit": "tCO2e",
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/7f24550e-b1c6-4eaf-acac-aa0589968e66"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66"
                      *       }
                      *     ]
                      */
@@ -1324,6 +1409,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1346,6 +1436,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1382,6 +1477,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -1427,6 +1527,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1466,6 +1571,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1499,6 +1609,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1543,6 +1658,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -1582,6 +1702,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1659,6 +1784,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1692,6 +1822,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1728,6 +1863,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -1773,6 +1913,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1806,6 +1951,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1850,6 +2000,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -1889,6 +2044,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -1971,6 +2131,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -1993,7 +2158,7 @@ export interface operations {
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
                      *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/8103c48c-f028-457c-ac7e-a72a1dda3069~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
                      *       },
                      *       {
                      *         "reporting_period": 2025,
@@ -2003,7 +2168,7 @@ export interface operations {
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
                      *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/d1599ffb-9982-4a7a-a748-c86f17848ac7~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
                      *       },
                      *       {
                      *         "reporting_period": 2025,
@@ -2013,7 +2178,7 @@ export interface operations {
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
                      *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
                      *       },
                      *       {
                      *         "reporting_period": 2025,
@@ -2023,7 +2188,7 @@ export interface operations {
                      *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
                      *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
                      *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/7f24550e-b1c6-4eaf-acac-aa0589968e66~d23f947c-55f7-466f-a09b-3be47e32af91"
+                     *         "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
                      *       }
                      *     ]
                      */
@@ -2042,6 +2207,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2064,6 +2234,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2100,6 +2275,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -2145,6 +2325,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2184,6 +2369,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2217,6 +2407,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2261,6 +2456,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -2300,6 +2500,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2377,6 +2582,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2410,6 +2620,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2446,6 +2661,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -2491,6 +2711,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2524,6 +2749,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2568,6 +2798,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -2607,6 +2842,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2664,6 +2904,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2698,6 +2943,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2734,6 +2984,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -2779,6 +3034,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2813,6 +3073,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
@@ -2853,6 +3118,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -2906,6 +3176,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2947,6 +3222,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -2968,6 +3248,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -3004,6 +3289,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -3049,6 +3339,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -3083,6 +3378,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
@@ -3123,6 +3423,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -3174,6 +3479,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -3208,6 +3518,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -3244,6 +3559,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -3285,6 +3605,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -3324,6 +3649,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -3380,6 +3710,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -3442,6 +3777,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
                      */
@@ -3477,6 +3817,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The authentication scheme the API expects.
                      * @example Bearer
@@ -3517,6 +3862,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1
@@ -3561,6 +3911,11 @@ export interface operations {
                      */
                     "X-Request-Id": string;
                     /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
                      * @description Seconds to wait before the next request can pass.
                      * @example 1
                      */
@@ -3600,6 +3955,11 @@ export interface operations {
                      * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
                      */
                     "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
                     /**
                      * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
                      * @example "default";q=100;w=1

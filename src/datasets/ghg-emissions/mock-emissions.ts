@@ -1,4 +1,4 @@
-import { digest, MOCK_YEAR, mockCompanyId, uuidFrom } from '../../mock/mock-data.js';
+import { digest, MOCK_YEAR, mockCompanyId, mockTraceUrl, uuidFrom } from '../../mock/mock-data.js';
 import type { GhgEmissionRecord } from './ghg-record.js';
 
 /**
@@ -27,6 +27,6 @@ export function mockEmissions(identifier: string, requestedPeriod: number, publi
     unit: 'tCO2e',
     company_id: companyId,
     document_id: documentId,
-    traceability_source_url: `${publicUrl}/trace/${uuidFrom(`ghg-point:${seed}|${scope}`)}`,
+    traceability_source_url: mockTraceUrl(publicUrl, `ghg-point:${seed}|${scope}`),
   }));
 }

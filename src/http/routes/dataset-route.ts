@@ -9,7 +9,9 @@ import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
+import { ApiError } from '../errors.js';
 import { CreditHeaders, commonErrors, micCodeSchema, ReportingPeriod, textResponse } from '../schemas.js';
+import { mockOutcome } from '../test-mode.js';
 import { periodsRoute } from './periods.js';
 
 /** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
@@ -96,7 +98,10 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
       const caller = callerOf(request);
       if (caller.mode === 'test') {
         const records = dataset.mock(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
+        const outcome = mockOutcome(q.ticker, dataset.subscription, prices);
+        if (outcome instanceof ApiError) throw outcome;
         await bill(ctx, request, reply, caller, { endpoint: dataset.name, price: 0 });
+        if (outcome === 'no-data') return reply.code(204).send();
         return reply.send(records);
       }
       identifierOf(q);

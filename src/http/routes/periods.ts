@@ -6,8 +6,10 @@ import { mockPeriods } from '../../mock/mock-data.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { findCompany, identifierOf, subscriptionRequired } from '../company-lookup.js';
+import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
 import { AvailablePeriodsSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
+import { mockOutcome } from '../test-mode.js';
 import { IdentifierQuery } from './dataset-route.js';
 
 function schemaOf(dataset: Dataset) {
@@ -52,6 +54,9 @@ export function periodsRoute(
         const caller = callerOf(request);
         const identifier = identifierOf(q);
         if (caller.mode === 'test') {
+          // The free periods endpoint meets only the 403 and the 404 of the magic tickers.
+          const outcome = mockOutcome(q.ticker, dataset.subscription, { ...dataset.prices, firstAccess: 0 });
+          if (outcome instanceof ApiError && outcome.status !== 402) throw outcome;
           await freeCall(ctx, reply, caller);
           return reply.send(mockPeriods(identifier));
         }

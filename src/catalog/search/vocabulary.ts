@@ -1,4 +1,3 @@
-import { editDistance } from './edit-distance.js';
 import { drain, PostingsBuilder, type PostingsTable } from './postings.js';
 import { HEAD_FROM_LISTS, HEAD_LENGTH, ShortPrefixes, withHead } from './short-prefixes.js';
 
@@ -24,10 +23,6 @@ export class Vocabulary {
    * found only inside words reads a short list.
    */
   readonly #gramHeads = new Map<string, Int32Array>();
-  /** Scratch space of the near-miss count filter, stamped instead of cleared. */
-  readonly #counts: Int32Array;
-  readonly #stamps: Int32Array;
-  #stamp = 0;
 
   constructor(entries: PostingsTable) {
     this.entries = entries;
@@ -47,8 +42,6 @@ export class Vocabulary {
       if (this.#grams.length(g) < HEAD_FROM_LISTS || gram.includes(START) || gram.includes(END)) continue;
       this.#gramHeads.set(gram, entries.head(this.#grams.view(g), HEAD_LENGTH));
     }
-    this.#counts = new Int32Array(words.length);
-    this.#stamps = new Int32Array(words.length);
   }
 
   get size(): number {
@@ -92,42 +85,5 @@ export class Vocabulary {
       if ((words[n] as string).includes(text)) out.push(n);
     }
     return out;
-  }
-
-  /**
-   * Numbers of the words within `max` edits of `word`. A word within d edits keeps all but at most
-   * 2d of the query's distinct padded bigrams, so only words sharing enough of them are compared.
-   */
-  near(word: string, max: number): number[] {
-    const words = this.entries.keys;
-    const padded = START + word + END;
-    const grams = new Set<string>();
-    for (let i = 0; i + 1 < padded.length; i++) grams.add(padded.slice(i, i + 2));
-    const need = grams.size - 2 * max;
-    const out: number[] = [];
-    const fits = (n: number) => {
-      const w = words[n] as string;
-      return Math.abs(w.length - word.length) <= max && editDistance(word, w, max) <= max;
-    };
-    if (need <= 0) {
-      // Too short or too repetitive to filter: every word of a fitting length is compared.
-      for (let n = 0; n < words.length; n++) if (fits(n)) out.push(n);
-      return out;
-    }
-    const stamp = ++this.#stamp;
-    const counts = this.#counts;
-    const stamps = this.#stamps;
-    for (const g of grams) {
-      const list = this.#grams.number(g);
-      if (list === undefined) continue;
-      for (const n of this.#grams.view(list)) {
-        if (stamps[n] !== stamp) {
-          stamps[n] = stamp;
-          counts[n] = 1;
-        } else counts[n] = (counts[n] as number) + 1;
-        if (counts[n] === need && fits(n)) out.push(n);
-      }
-    }
-    return out.sort((a, b) => a - b);
   }
 }

@@ -53,18 +53,15 @@ function tierOf(
   upperQuery: string,
   qKey: string,
   qWords: readonly string[],
-  respaced: readonly (readonly string[])[],
+  spellings: readonly (readonly string[])[],
 ): Tier | undefined {
   if (e.upperTickers.includes(upperQuery)) return Tier.ExactTicker;
   if (qKey === '') return undefined;
-  if (e.key === qKey) return Tier.ExactName;
-  if (qWords.every((w) => e.allWords.includes(w))) return Tier.WholeWords;
-  if (prefixMatch(e, qWords)) return Tier.Prefix;
+  if (spellings.some((ws) => e.key === ws.join(' '))) return Tier.ExactName;
+  if (spellings.some((ws) => ws.every((w) => e.allWords.includes(w)))) return Tier.WholeWords;
+  if (spellings.some((ws) => prefixMatch(e, ws))) return Tier.Prefix;
   if (e.upperTickers.some((t) => t.startsWith(upperQuery))) return Tier.TickerPrefix;
   if (e.key.includes(qKey)) return Tier.Inside;
-  if (respaced.some((ws) => prefixMatch(e, ws))) {
-    return respaced.some((ws) => ws.join(' ') === e.key) ? Tier.RespacedName : Tier.Respaced;
-  }
   const cost = nearCost(e, qWords);
   if (cost <= 1) return Tier.OneEdit;
   return cost < Number.POSITIVE_INFINITY ? Tier.Edits : undefined;
@@ -95,13 +92,16 @@ export class ReferenceScan {
     const qWords = nameKey(query);
     const qKey = qWords.join(' ');
     const vocabulary = new Set(this.#vocabulary);
-    const respaced = respacings(qWords, {
-      isWord: (w) => vocabulary.has(w),
-      isPrefix: (p) => this.#vocabulary.some((w) => w.startsWith(p)),
-    });
+    const spellings = [
+      qWords,
+      ...respacings(qWords, {
+        isWord: (w) => vocabulary.has(w),
+        isPrefix: (p) => this.#vocabulary.some((w) => w.startsWith(p)),
+      }),
+    ];
     const hits: Array<{ tier: Tier; e: IndexedEntry }> = [];
     for (const e of this.#entries) {
-      const tier = tierOf(e, upperQuery, qKey, qWords, respaced);
+      const tier = tierOf(e, upperQuery, qKey, qWords, spellings);
       if (tier !== undefined) hits.push({ tier, e });
     }
     hits.sort(

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSource } from '../../demo/csv.js';
+import { nameKey } from './normalize-name.js';
 import { prominence } from './prominence.js';
 import type { SearchEntry } from './search-index.js';
+import { syntheticEntries } from './synthetic-names.js';
 
 /** One judged query: any of `expect` at rank 1 is a success. */
 export interface Judgement {
@@ -77,6 +79,20 @@ export function bundleEntries(dir: string, withListings = true): SearchEntry[] {
 /** The catalog the relevance set is judged over: the demo companies and a few named in other scripts. */
 export function relevanceCatalog(): SearchEntry[] {
   return [...bundleEntries(DEMO_BUNDLE), ...bundleEntries(NON_LATIN_COMPANIES, false)];
+}
+
+/**
+ * The judged catalog among `count` generated companies, one in fifty of them named after a word of
+ * the name of a prominent real company (prominence 4 or more: "Ericsson Mining Ltd."): the
+ * namesakes that well-known names attract, which the large company must rank above. `borrowing`
+ * changes that share; `from` (the minimum prominence of the companies lending their words) can
+ * make every real name lend them, a harsher test than the world gives.
+ */
+export function catalogAmongDistractors(count: number, borrowing = 0.02, from = 4): SearchEntry[] {
+  const catalog = relevanceCatalog();
+  const lenders = catalog.filter((e) => (e.prominence ?? 0) >= from);
+  const borrowed = [...new Set(lenders.flatMap((e) => nameKey(e.name)).filter((w) => w.length >= 4))].sort();
+  return [...catalog, ...syntheticEntries(count, 7, { borrowed, borrowing })];
 }
 
 export function readJudgements(path = RELEVANCE_SET): Judgement[] {

@@ -12,7 +12,7 @@ export interface Words {
 /**
  * The query's words spaced otherwise, as people type names they have only heard: two words run
  * together ("jp morgan" → "jpmorgan", "coca cola" → "cocacola"), letters typed apart run together
- * ("s a p" → "sap", "j p morgan" → "jp morgan"), and one word cut in two where both halves are
+ * ("s a p" → "sap", "j p morgan" → "jp morgan"), every word run together ("j p morgan" → "jpmorgan"), and one word cut in two where both halves are
  * words of some name ("jpmorgan" → "jp morgan", "tmobile" → "t mobile"; the last half of the last
  * word may be a prefix, as the query's last word always may). Dots and apostrophes never part
  * words ("s.a.p.", "l'oreal"): {@link words} drops them. In a fixed order, without repeats and
@@ -38,6 +38,8 @@ export function respacings(query: readonly string[], vocabulary: Words): string[
     letters = letter;
   }
   if (joinedLetters.length < query.length) add(joinedLetters);
+  // Every word joined ("j p morgan" → "jpmorgan"); for two words, the pair below.
+  if (query.length > 2) add([query.join('')]);
   // Two neighbours joined.
   for (let i = 0; i + 1 < query.length; i++) {
     add([...query.slice(0, i), `${query[i]}${query[i + 1]}`, ...query.slice(i + 2)]);

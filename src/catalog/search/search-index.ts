@@ -38,10 +38,8 @@ export const Tier = {
   Prefix: 3,
   TickerPrefix: 4,
   Inside: 5,
-  RespacedName: 6,
-  Respaced: 7,
-  OneEdit: 8,
-  Edits: 9,
+  OneEdit: 6,
+  Edits: 7,
 } as const;
 export type Tier = (typeof Tier)[keyof typeof Tier];
 
@@ -51,6 +49,8 @@ interface Query {
   readonly upper: string;
   readonly words: readonly string[];
   readonly key: string;
+  /** The words, then the same words spaced otherwise ({@link respacings}): one query, spelled several ways. */
+  readonly spellings: readonly (readonly string[])[];
 }
 
 /** A query word's near misses: the words within its budget, by distance, and (last word) its prefix. */
@@ -129,7 +129,18 @@ export class SearchIndex {
   search(query: string, limit = SEARCH_LIMIT): string[] {
     const trimmed = query.trim();
     const qWords = nameKey(query);
-    const q: Query = { upper: trimmed.toUpperCase(), words: qWords, key: qWords.join(' ') };
+    const table = this.#vocabulary.entries;
+    const keys = table.keys;
+    const vocabulary = {
+      isWord: (w: string) => table.number(w) !== undefined,
+      isPrefix: (w: string) => (keys[lowerBound(keys, w)] ?? '').startsWith(w),
+    };
+    const q: Query = {
+      upper: trimmed.toUpperCase(),
+      words: qWords,
+      key: qWords.join(' '),
+      spellings: qWords.length === 0 ? [] : [qWords, ...respacings(qWords, vocabulary)],
+    };
     const found: string[] = [];
     const taken = new Set<number>();
     // A company given twice (two entries of one id) is answered once, where it ranks best.
@@ -163,7 +174,6 @@ export class SearchIndex {
           this.#prefixTier(q, collect) ||
           collect(this.#tickers.entries(q.upper)) ||
           this.#insideTier(q, collect) ||
-          this.#respacedTier(q, collect) ||
           this.#nearTiers(q, collect)))
     );
     return found;
@@ -172,10 +182,16 @@ export class SearchIndex {
   /** Entries are numbered by key length within each prominence level: read each level's window. */
   #exactNameTier(q: Query, collect: Collect): boolean {
     const table = this.#vocabulary.entries;
-    const [rarest] = this.#lists(table, q.words) ?? [];
-    if (rarest === undefined) return false;
-    const length = q.key.length;
-    return collect(this.#inWindows(table, rarest, length), (id) => this.#keys[id] === q.key);
+    const names = new Set<string>();
+    const streams: Iterable<number>[] = [];
+    for (const ws of q.spellings) {
+      const [rarest] = this.#lists(table, ws) ?? [];
+      if (rarest === undefined) continue;
+      const key = ws.join(' ');
+      names.add(key);
+      streams.push(this.#inWindows(table, rarest, key.length));
+    }
+    return collect(mergeAll(streams), (id) => names.has(this.#keys[id] as string));
   }
 
   /** The ids of a list whose name key is `length` long, ascending: one window per prominence level. */
@@ -187,21 +203,31 @@ export class SearchIndex {
     }
   }
 
-  /** Every query word a whole word of the name, legal forms included. */
+  /** Every query word a whole word of the name, legal forms included; for any spelling of the query. */
   #wholeWordTier(q: Query, collect: Collect): boolean {
+    const streams: Iterable<number>[] = [];
+    for (const ws of q.spellings) {
+      const matches = this.#wholeWordMatches(ws);
+      if (matches !== undefined) streams.push(matches);
+    }
+    return collect(mergeAll(streams));
+  }
+
+  /** Entries holding every word whole (legal forms included), ascending; undefined when none can. */
+  #wholeWordMatches(ws: readonly string[]): Iterable<number> | undefined {
     const vocabulary = this.#vocabulary.entries;
     const legal = this.#legalForms;
     const lists: { word?: number; legal?: number; size: number }[] = [];
-    for (const w of q.words) {
+    for (const w of ws) {
       const word = vocabulary.number(w);
       const form = legal.number(w);
-      if (word === undefined && form === undefined) return false;
+      if (word === undefined && form === undefined) return undefined;
       const size = (word === undefined ? 0 : vocabulary.length(word)) + (form === undefined ? 0 : legal.length(form));
       lists.push({ ...(word === undefined ? {} : { word }), ...(form === undefined ? {} : { legal: form }), size });
     }
     lists.sort((a, b) => a.size - b.size);
     const [first, ...rest] = lists;
-    if (first === undefined) return false;
+    if (first === undefined) return undefined;
     const holds = (l: { word?: number; legal?: number }, id: number) =>
       (l.word !== undefined && vocabulary.holds(l.word, id)) || (l.legal !== undefined && legal.holds(l.legal, id));
     const stream =
@@ -210,12 +236,16 @@ export class SearchIndex {
         : first.word === undefined
           ? legal.ids(first.legal)
           : mergeAscending(vocabulary.ids(first.word), legal.ids(first.legal));
-    return collect(stream, (id) => rest.every((l) => holds(l, id)));
+    return filtered(stream, (id) => rest.every((l) => holds(l, id)));
   }
 
   #prefixTier(q: Query, collect: Collect): boolean {
-    const matches = this.#prefixMatches(q.words);
-    return matches !== undefined && collect(matches);
+    const streams: Iterable<number>[] = [];
+    for (const ws of q.spellings) {
+      const matches = this.#prefixMatches(ws);
+      if (matches !== undefined) streams.push(matches);
+    }
+    return collect(mergeAll(streams));
   }
 
   /**
@@ -264,30 +294,6 @@ export class SearchIndex {
     const size = (lists: number[]) => lists.reduce((sum, n) => sum + table.length(n), 0);
     const best = options.sort((a, b) => size(a) - size(b))[0] ?? [];
     return collect(table.union(best), (id) => (this.#keys[id] as string).includes(q.key));
-  }
-
-  /**
-   * The query's words spaced otherwise ({@link respacings}), each read as a prefix query, merged:
-   * first the names that are exactly one of them, then the rest.
-   */
-  #respacedTier(q: Query, collect: Collect): boolean {
-    const table = this.#vocabulary.entries;
-    const keys = table.keys;
-    const vocabulary = {
-      isWord: (w: string) => table.number(w) !== undefined,
-      isPrefix: (w: string) => (keys[lowerBound(keys, w)] ?? '').startsWith(w),
-    };
-    const spacings = respacings(q.words, vocabulary);
-    const names = new Set(spacings.map((ws) => ws.join(' ')));
-    const merged = () => {
-      let all: Iterable<number> | undefined;
-      for (const ws of spacings) {
-        const matches = this.#prefixMatches(ws);
-        if (matches !== undefined) all = all === undefined ? matches : mergeAscending(all, matches);
-      }
-      return all ?? [];
-    };
-    return collect(merged(), (id) => names.has(this.#keys[id] as string)) || collect(merged());
   }
 
   /**
@@ -370,6 +376,13 @@ function nearCost(near: readonly NearQueryWord[], key: string): number {
     total += best;
   }
   return total;
+}
+
+/** Ascending id streams as one, without duplicates. */
+function mergeAll(streams: readonly Iterable<number>[]): Iterable<number> {
+  let merged: Iterable<number> = streams[0] ?? [];
+  for (let i = 1; i < streams.length; i++) merged = mergeAscending(merged, streams[i] as Iterable<number>);
+  return merged;
 }
 
 /** The ids of a stream that `accept` keeps, in their order. */

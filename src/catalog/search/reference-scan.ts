@@ -3,7 +3,7 @@ import { nameKey, words } from './normalize-name.js';
 import { MAX_PROMINENCE } from './prominence.js';
 import { respacings } from './respace.js';
 import { SEARCH_LIMIT, type SearchEntry, Tier } from './search-index.js';
-import { keepsFirstLetter, typoBudget } from './typos.js';
+import { keepsAnEnd, typoBudget } from './typos.js';
 
 /**
  * The ranking as a scan over every company: the behaviour the index must reproduce, kept as the
@@ -37,7 +37,7 @@ function nearCost(e: IndexedEntry, qWords: readonly string[]): number {
     let best = Number.POSITIVE_INFINITY;
     for (const w of e.keyWords) {
       if (w === q || (i === qWords.length - 1 && w.startsWith(q))) best = 0;
-      else if (budget > 0 && !(keepsFirstLetter(q) && w.charAt(0) !== q.charAt(0))) {
+      else if (budget > 0 && keepsAnEnd(q, w)) {
         const d = editDistance(q, w, budget);
         if (d <= budget) best = Math.min(best, d);
       }

@@ -1,10 +1,11 @@
+import { editDistance } from './edit-distance.js';
 import { cikKey, type IndexOptions, indexParts } from './index-parts.js';
 import { nameKey } from './normalize-name.js';
 import { drain, lowerBound, type PostingsTable, range } from './postings.js';
 import { MAX_PROMINENCE } from './prominence.js';
 import { respacings } from './respace.js';
 import type { ShortPrefixes } from './short-prefixes.js';
-import { keepsFirstLetter, nearWords, typoBudget } from './typos.js';
+import { keepsAnEnd, typoBudget } from './typos.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** What the search ranks: one company with its name, every ticker it trades under, and its identifiers. */
@@ -49,18 +50,10 @@ interface Query {
   readonly upper: string;
   readonly words: readonly string[];
   readonly key: string;
+  /** The most answers wanted. */
+  readonly limit: number;
   /** The words, then the same words spaced otherwise ({@link respacings}): one query, spelled several ways. */
   readonly spellings: readonly (readonly string[])[];
-}
-
-/** A query word's near misses: the words within its budget, by distance, and (last word) its prefix. */
-interface NearQueryWord {
-  readonly word: string;
-  readonly distances: ReadonlyMap<string, number>;
-  /** The vocabulary words whose entries hold a match of this query word. */
-  readonly lists: readonly number[];
-  /** Whether a name word starting with this word matches it (the query's last word). */
-  readonly prefix: boolean;
 }
 
 /**
@@ -139,6 +132,7 @@ export class SearchIndex {
       upper: trimmed.toUpperCase(),
       words: qWords,
       key: qWords.join(' '),
+      limit,
       spellings: qWords.length === 0 ? [] : [qWords, ...respacings(qWords, vocabulary)],
     };
     const found: string[] = [];
@@ -298,47 +292,50 @@ export class SearchIndex {
 
   /**
    * Near misses: every query word matches a name word within its typo budget (the last may also
-   * start one). The candidates are the entries of the query word whose matches are rarest; names
-   * whose words are one edit from the query's in all come before those two or more away.
+   * start one). The candidates are the entries of the words near one query word, the anchor: a
+   * word no name holds if there is one (a typo), else the rarest; each candidate's other words are
+   * then measured against the query's. Names one edit from the query in all come before those two
+   * or more away.
    */
   #nearTiers(q: Query, collect: Collect): boolean {
     const table = this.#vocabulary.entries;
-    const keys = table.keys;
-    const near: NearQueryWord[] = [];
-    for (let i = 0; i < q.words.length; i++) {
-      const word = q.words[i] as string;
-      const budget = typoBudget(word);
-      const prefix = i === q.words.length - 1;
-      const found = budget === 0 ? [] : nearWords(keys, word, budget, keepsFirstLetter(word));
-      const exact = table.number(word);
-      const distances = new Map<string, number>();
-      const lists: number[] = exact === undefined ? [] : [exact];
-      for (const f of found) {
-        distances.set(keys[f.word] as string, f.distance);
-        if (f.word !== exact) lists.push(f.word);
+    // Rarest first: a word no name holds or (the last) starts (-1), then by the names holding
+    // it. The anchor is the rarest; candidates are measured rarest word first, so most fail at once.
+    const frequency = q.words.map((w, i) => {
+      if (i === q.words.length - 1) {
+        const [from, to] = this.#vocabulary.prefixRange(w);
+        return from === to ? -1 : table.total(from, to, this.#ids.length);
       }
-      if (prefix) {
-        const [from, to] = this.#vocabulary.prefixRange(word);
-        for (let n = from; n < to; n++) if (n !== exact && !distances.has(keys[n] as string)) lists.push(n);
-      } else if (exact !== undefined) distances.set(word, 0);
-      if (lists.length === 0) return false;
-      near.push({ word, distances, lists, prefix });
+      const n = table.number(w);
+      return n === undefined ? -1 : table.length(n);
+    });
+    const order = q.words
+      .map((_, i) => i)
+      .sort(
+        (a, b) =>
+          (frequency[a] as number) - (frequency[b] as number) ||
+          (q.words[b] as string).length - (q.words[a] as string).length ||
+          a - b,
+      );
+    const anchor = order[0] as number;
+    const word = q.words[anchor] as string;
+    const lists = this.#vocabulary.near(word).map((f) => f.word);
+    const exact = table.number(word);
+    if (exact !== undefined && !lists.includes(exact)) lists.push(exact);
+    if (anchor === q.words.length - 1) {
+      const [from, to] = this.#vocabulary.prefixRange(word);
+      for (let n = from; n < to; n++) if (!lists.includes(n)) lists.push(n);
     }
-    const size = (w: NearQueryWord) => w.lists.reduce((sum, n) => sum + table.length(n), 0);
-    const anchor = near.reduce((a, b) => (size(b) < size(a) ? b : a));
-    const costs = new Map<number, number>();
-    const cost = (id: number) => {
-      let c = costs.get(id);
-      if (c === undefined) {
-        c = nearCost(near, this.#keys[id] as string);
-        costs.set(id, c);
-      }
-      return c;
-    };
-    return (
-      collect(table.union(anchor.lists), (id) => cost(id) <= 1) ||
-      collect(table.union(anchor.lists), (id) => cost(id) < Number.POSITIVE_INFINITY)
-    );
+    if (lists.length === 0) return false;
+    // One read of the candidates: names one edit away are collected as they come, the others kept
+    // (in order) for after them, as many as could still be answered.
+    const later: number[] = [];
+    const full = collect(table.union(lists), (id) => {
+      const c = nearCost(q.words, this.#keys[id] as string, order);
+      if (c > 1 && c < Number.POSITIVE_INFINITY && later.length < q.limit) later.push(id);
+      return c <= 1;
+    });
+    return full || collect(later);
   }
 
   /** Entries with a name word (legal form excluded) starting with `prefix`, ascending. */
@@ -359,18 +356,28 @@ export class SearchIndex {
 }
 
 /**
- * The edits a name key needs to match every near query word: for each, the closest of the name's
- * words (0 for the word itself or, for the last, a word it starts); infinite when one has none.
+ * The edits a name key needs to match every query word: for each, the closest of the name's words
+ * (0 for the word itself or, for the last, a word it starts; else within its budget, keeping an
+ * end: {@link keepsAnEnd}); infinite when one has none.
  */
-function nearCost(near: readonly NearQueryWord[], key: string): number {
+export function nearCost(queryWords: readonly string[], key: string, order?: readonly number[]): number {
   const nameWords = key.split(' ');
   let total = 0;
-  for (const q of near) {
+  for (let k = 0; k < queryWords.length; k++) {
+    const i = order === undefined ? k : (order[k] as number);
+    const q = queryWords[i] as string;
+    const budget = typoBudget(q);
+    const last = i === queryWords.length - 1;
     let best = Number.POSITIVE_INFINITY;
     for (const w of nameWords) {
-      const d = q.prefix && w.startsWith(q.word) ? 0 : q.distances.get(w);
-      if (d !== undefined && d < best) best = d;
-      if (best === 0) break;
+      if (w === q || (last && w.startsWith(q))) {
+        best = 0;
+        break;
+      }
+      if (budget > 0 && keepsAnEnd(q, w)) {
+        const d = editDistance(q, w, Math.min(budget, best - 1));
+        if (d < best && d <= budget) best = d;
+      }
     }
     if (best === Number.POSITIVE_INFINITY) return best;
     total += best;

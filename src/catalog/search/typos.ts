@@ -16,6 +16,26 @@ export function keepsFirstLetter(word: string): boolean {
   return word.length < 5;
 }
 
+/**
+ * Whether `candidate` may be a near miss of the query word `word` at all: a short word's keeps its
+ * first letter; a longer word's keeps its first or its last letter (people rarely slip at both
+ * ends of one word, and the rule lets a near miss be found from either end of the sorted
+ * vocabulary instead of by reading all of it: {@link nearWords}).
+ */
+export function keepsAnEnd(word: string, candidate: string): boolean {
+  if (word === '' || candidate === '') return word === candidate;
+  const first = word.charCodeAt(0) === candidate.charCodeAt(0);
+  if (keepsFirstLetter(word)) return first;
+  return first || word.charCodeAt(word.length - 1) === candidate.charCodeAt(candidate.length - 1);
+}
+
+/** A string's UTF-16 code units in reverse order: what the vocabulary read backwards is sorted by. */
+export function reversed(text: string): string {
+  let out = '';
+  for (let i = text.length - 1; i >= 0; i--) out += text.charAt(i);
+  return out;
+}
+
 /** A vocabulary word near a query word: its number in the sorted vocabulary and its distance. */
 export interface NearWord {
   readonly word: number;
@@ -24,7 +44,9 @@ export interface NearWord {
 
 /**
  * The words of a sorted vocabulary within `max` edits of `word` (transpositions count as one),
- * distance 0 included, in vocabulary order. The sorted words are walked as the trie they spell:
+ * distance 0 included, in vocabulary order; with `firstLetter`, only those starting as `word` does
+ * (the walk then reads only that letter's words: run over the words written backwards, it finds
+ * the near misses that end as `word` does). The sorted words are walked as the trie they spell:
  * the rows of the edit-distance table are kept per depth, so a word shares the rows of the prefix
  * it has in common with the word before it, and once every cell of a row exceeds `max`, no word
  * below that prefix can come near, so the walk jumps past all of them by binary search. It reads
@@ -58,7 +80,7 @@ export function nearWords(keys: readonly string[], word: string, max: number, fi
     if (pruned > 0) {
       // Nothing starting with these `pruned` characters comes within `max`: skip them all.
       path = w.slice(0, pruned - 1);
-      i = Math.max(i + 1, lowerBound(keys, `${w.slice(0, pruned)}\uffff`));
+      i = pastPrefix(keys, i, w, pruned, end);
       continue;
     }
     path = w;
@@ -67,6 +89,33 @@ export function nearWords(keys: readonly string[], word: string, max: number, fi
     i++;
   }
   return out;
+}
+
+/**
+ * The first position after `i` (below `end`) whose word does not start with the first `length`
+ * characters of `w`, the word at `i`: those words are one run of the sorted keys, mostly short, so
+ * a galloping search from `i` finds its end in a few comparisons and builds no string.
+ */
+function pastPrefix(keys: readonly string[], i: number, w: string, length: number, end: number): number {
+  const shares = (k: number) => {
+    const key = keys[k] as string;
+    if (key.length < length) return false;
+    for (let c = 0; c < length; c++) if (key.charCodeAt(c) !== w.charCodeAt(c)) return false;
+    return true;
+  };
+  let lo = i + 1;
+  let hi = lo;
+  for (let step = 1; hi < end && shares(hi); step *= 2) {
+    lo = hi + 1;
+    hi += step;
+  }
+  hi = Math.min(hi, end);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (shares(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Row k of the table of `w`'s first k characters against `word`; answers the row's smallest cell. */

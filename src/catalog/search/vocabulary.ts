@@ -1,5 +1,6 @@
 import { drain, PostingsBuilder, type PostingsTable } from './postings.js';
 import { HEAD_FROM_LISTS, HEAD_LENGTH, ShortPrefixes, withHead } from './short-prefixes.js';
+import { keepsFirstLetter, type NearWord, nearWords, reversed, typoBudget } from './typos.js';
 
 const START = '\u0002';
 const END = '\u0003';
@@ -23,6 +24,9 @@ export class Vocabulary {
    * found only inside words reads a short list.
    */
   readonly #gramHeads = new Map<string, Int32Array>();
+  /** The words written backwards, sorted, and each one's word number: near misses found from the end. */
+  readonly #backwards: string[];
+  readonly #backwardNumbers: Int32Array;
 
   constructor(entries: PostingsTable) {
     this.entries = entries;
@@ -37,6 +41,9 @@ export class Vocabulary {
     }
     this.#grams = drain(grams.build());
     this.#prefixes = new ShortPrefixes(entries);
+    const order = words.map((w, n) => ({ w: reversed(w), n })).sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
+    this.#backwards = order.map((o) => o.w);
+    this.#backwardNumbers = Int32Array.from(order, (o) => o.n);
     for (let g = 0; g < this.#grams.lists; g++) {
       const gram = this.#grams.keys[g] as string;
       if (this.#grams.length(g) < HEAD_FROM_LISTS || gram.includes(START) || gram.includes(END)) continue;
@@ -85,5 +92,24 @@ export class Vocabulary {
       if ((words[n] as string).includes(text)) out.push(n);
     }
     return out;
+  }
+
+  /**
+   * The words near a query word ({@link typoBudget}, {@link keepsAnEnd}), ascending by number: a
+   * short word's among the words sharing its first letter; a longer word's among those sharing its
+   * first letter, then among those sharing its last (the words read backwards), so each walk
+   * reads one letter's words, not the vocabulary.
+   */
+  near(word: string): NearWord[] {
+    const budget = typoBudget(word);
+    if (budget === 0) return [];
+    const forward = nearWords(this.entries.keys, word, budget, true);
+    if (keepsFirstLetter(word)) return forward;
+    const found = new Map(forward.map((f) => [f.word, f]));
+    for (const b of nearWords(this.#backwards, reversed(word), budget, true)) {
+      const n = this.#backwardNumbers[b.word] as number;
+      if (!found.has(n)) found.set(n, { word: n, distance: b.distance });
+    }
+    return [...found.values()].sort((a, b) => a.word - b.word);
   }
 }

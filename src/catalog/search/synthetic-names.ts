@@ -175,8 +175,8 @@ export interface SyntheticOptions {
 
 /**
  * `count` companies with realistic names, tickers, identifiers and prominence, the same for the
- * same seed. Prominence and borrowed words are drawn from a second generator, so the names are the
- * same as without them.
+ * same seed. Prominence and borrowed words are drawn from a second generator, so every name that
+ * borrows no word is the one the same seed gave before either existed (the benchmark's names).
  */
 export function syntheticEntries(count: number, seed = 7, options: SyntheticOptions = {}): SearchEntry[] {
   const rng = random(seed);

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { prominence } from './search/prominence.js';
 import { type SearchEntry, SearchIndex } from './search/search-index.js';
 
 /** The company record of the API (spec §2.2): exactly these five fields. */
@@ -30,6 +31,8 @@ export interface Company {
   readonly cik: string | null;
   /** Primary listing first, then in the order they were added. */
   readonly listings: readonly Listing[];
+  /** Whether a processed document holds data of it; search ranks such a company before a namesake without. */
+  readonly hasData?: boolean;
 }
 
 /**
@@ -160,7 +163,12 @@ export class Catalog {
 const SEARCH_ANSWERS_KEPT = 10_000;
 
 function searchEntries(companies: readonly Company[]): SearchEntry[] {
-  return companies.map((c) => ({ companyId: c.companyId, name: c.name, tickers: c.listings.map((l) => l.ticker) }));
+  return companies.map((c) => ({
+    companyId: c.companyId,
+    name: c.name,
+    tickers: c.listings.map((l) => l.ticker),
+    prominence: prominence({ micCodes: c.listings.map((l) => l.micCode), hasData: c.hasData === true }),
+  }));
 }
 
 function compareListings(a: Listing, b: Listing): number {
@@ -170,7 +178,7 @@ function compareListings(a: Listing, b: Listing): number {
 
 /** Reads every company and listing into a new {@link Catalog}. */
 export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
-  const [companies, listings] = await Promise.all([
+  const [companies, listings, documented] = await Promise.all([
     db.selectFrom('companies').select(['company_id', 'name', 'country', 'lei', 'cik']).orderBy('company_id').execute(),
     db
       .selectFrom('listings')
@@ -179,7 +187,9 @@ export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
       .orderBy('is_primary', 'desc')
       .orderBy('added_seq')
       .execute(),
+    db.selectFrom('documents').select('company_id').distinct().where('status', '=', 'processed').execute(),
   ]);
+  const withData = new Set(documented.map((d) => d.company_id));
   const byCompany = new Map<string, Listing[]>();
   for (const l of listings) {
     const list = byCompany.get(l.company_id) ?? [];
@@ -201,6 +211,7 @@ export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
       lei: c.lei,
       cik: c.cik,
       listings: byCompany.get(c.company_id) ?? [],
+      hasData: withData.has(c.company_id),
     })),
   );
 }

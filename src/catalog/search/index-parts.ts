@@ -1,5 +1,6 @@
 import { withoutLegalForm, words } from './normalize-name.js';
 import { PostingsBuilder, type PostingsTable } from './postings.js';
+import { MAX_PROMINENCE } from './prominence.js';
 import type { SearchEntry } from './search-index.js';
 import { ShortPrefixes } from './short-prefixes.js';
 import { tieOrder } from './tie-order.js';
@@ -23,7 +24,10 @@ export interface IndexOptions {
 export interface IndexParts {
   readonly ids: string[];
   readonly keys: string[];
-  readonly lengthStarts: Int32Array;
+  /** Entries are numbered by group (prominence, highest first, then key length): each group's first entry. */
+  readonly groupStarts: Int32Array;
+  /** Groups per prominence level: one per key length, 0 to the longest. */
+  readonly groupStride: number;
   readonly identifiers: Map<string, string>;
   readonly tickerPrefixes: ShortPrefixes;
   readonly vocabulary: Vocabulary;
@@ -35,7 +39,8 @@ const SLICE = 20_000;
 
 /**
  * Builds the parts of an index, pausing (yielding) every {@link SLICE} entries; {@link drain} runs
- * it through at once. Entries are numbered in tie-break order: name key length, name, company id.
+ * it through at once. Entries are numbered in tie-break order: prominence (highest first), name key
+ * length, name, company id.
  * Each name is split once, in catalog order; its words go to the postings builders as numbers kept
  * per entry, and the tables are laid out once the order is known.
  */
@@ -50,6 +55,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
   const companyIds: string[] = new Array(n);
   const entryKeys: string[] = new Array(n);
   const keyLengths = new Int32Array(n);
+  const levels = new Int32Array(n);
   const tickers = new PostingsBuilder('sort');
   const vocabulary = new PostingsBuilder();
   const legalFormsBuilder = new PostingsBuilder();
@@ -62,6 +68,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     companyIds[i] = entry.companyId;
     entryKeys[i] = key;
     keyLengths[i] = key.length;
+    levels[i] = MAX_PROMINENCE - Math.max(0, Math.min(MAX_PROMINENCE, Math.round(entry.prominence ?? 0)));
     for (const w of kw) vocabulary.add(w, i);
     for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalFormsBuilder.add(aw[j] as string, i);
     for (const t of entry.tickers) tickers.add(t.toUpperCase(), i);
@@ -74,19 +81,24 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     if (i % SLICE === SLICE - 1) yield;
   }
   yield;
-  const order = yield* tieOrder(names, companyIds, keyLengths);
+  // Prominence, then key length, as one number per entry: the tie order sorts by it first.
+  let longest = 0;
+  for (let i = 0; i < n; i++) longest = Math.max(longest, keyLengths[i] as number);
+  const groupStride = longest + 1;
+  const groups = new Int32Array(n);
+  for (let i = 0; i < n; i++) groups[i] = (levels[i] as number) * groupStride + (keyLengths[i] as number);
+  const order = yield* tieOrder(names, companyIds, groups);
   const ids: string[] = new Array(n);
   const keys: string[] = new Array(n);
+  const groupStarts = new Int32Array((MAX_PROMINENCE + 1) * groupStride + 1).fill(n);
   for (let id = 0; id < n; id++) {
     const i = order[id] as number;
     ids[id] = companyIds[i] as string;
     keys[id] = entryKeys[i] as string;
   }
-  const longest = n === 0 ? 0 : (keys[n - 1] as string).length;
-  const lengthStarts = new Int32Array(longest + 2).fill(n);
-  for (let id = n - 1; id >= 0; id--) lengthStarts[(keys[id] as string).length] = id;
-  for (let l = longest; l >= 0; l--) {
-    lengthStarts[l] = Math.min(lengthStarts[l] as number, lengthStarts[l + 1] as number);
+  for (let id = n - 1; id >= 0; id--) groupStarts[groups[order[id] as number] as number] = id;
+  for (let g = groupStarts.length - 2; g >= 0; g--) {
+    groupStarts[g] = Math.min(groupStarts[g] as number, groupStarts[g + 1] as number);
   }
   yield;
   const tickerPrefixes = new ShortPrefixes(yield* tickers.build(true, order));
@@ -99,7 +111,8 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
   return {
     ids,
     keys,
-    lengthStarts,
+    groupStarts,
+    groupStride,
     identifiers,
     tickerPrefixes,
     vocabulary: vocabularyTable,

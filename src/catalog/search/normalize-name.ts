@@ -66,6 +66,12 @@ const LEGAL_SUFFIXES = new Set([
  */
 const GLUED_LEGAL_SUFFIXES = ['股份有限公司', '有限责任公司', '有限公司', '株式会社', '股份公司'];
 
+/**
+ * Words that go from the end of a name as legal forms do, though they are none: listings write
+ * "Coca-Cola Company (The)", which is The Coca-Cola Company.
+ */
+const TRAILING_ARTICLES = new Set(['the']);
+
 /** Suffix words only go when something else stays: "The Company" keeps its words. */
 const KEEP_AT_LEAST = 1;
 
@@ -165,7 +171,11 @@ export function nameKey(text: string): string[] {
 /** {@link nameKey} of words already split: a copy without the trailing legal form. */
 export function withoutLegalForm(all: readonly string[]): string[] {
   const w = [...all];
-  while (w.length > KEEP_AT_LEAST && LEGAL_SUFFIXES.has(w[w.length - 1] ?? '')) w.pop();
+  for (;;) {
+    const end = w[w.length - 1] ?? '';
+    if (w.length <= KEEP_AT_LEAST || !(LEGAL_SUFFIXES.has(end) || TRAILING_ARTICLES.has(end))) break;
+    w.pop();
+  }
   const last = w[w.length - 1];
   if (last !== undefined) {
     const glued = GLUED_LEGAL_SUFFIXES.find((s) => last.length > s.length && last.endsWith(s));

@@ -1,6 +1,9 @@
 import { editDistance } from './edit-distance.js';
 import { nameKey, words } from './normalize-name.js';
-import { fuzzyBudget, SEARCH_LIMIT, type SearchEntry, Tier } from './search-index.js';
+import { MAX_PROMINENCE } from './prominence.js';
+import { respacings } from './respace.js';
+import { SEARCH_LIMIT, type SearchEntry, Tier } from './search-index.js';
+import { keepsAnEnd, typoBudget } from './typos.js';
 
 /**
  * The ranking as a scan over every company: the behaviour the index must reproduce, kept as the
@@ -16,31 +19,57 @@ interface IndexedEntry {
   /** Every word of the name, legal form included. */
   readonly allWords: readonly string[];
   readonly upperTickers: readonly string[];
+  readonly level: number;
 }
 
-function tierOf(e: IndexedEntry, upperQuery: string, qKey: string, qWords: readonly string[]): Tier | undefined {
+/** Every word but the last a whole name word, the last the start of one. */
+function prefixMatch(e: IndexedEntry, ws: readonly string[]): boolean {
+  const last = ws[ws.length - 1] ?? '';
+  return ws.slice(0, -1).every((w) => e.keyWords.includes(w)) && e.keyWords.some((w) => w.startsWith(last));
+}
+
+/** The edits a name needs to match every query word within its budget; infinite if it cannot. */
+function nearCost(e: IndexedEntry, qWords: readonly string[]): number {
+  let total = 0;
+  for (let i = 0; i < qWords.length; i++) {
+    const q = qWords[i] as string;
+    const budget = typoBudget(q);
+    let best = Number.POSITIVE_INFINITY;
+    for (const w of e.keyWords) {
+      if (w === q || (i === qWords.length - 1 && w.startsWith(q))) best = 0;
+      else if (budget > 0 && keepsAnEnd(q, w)) {
+        const d = editDistance(q, w, budget);
+        if (d <= budget) best = Math.min(best, d);
+      }
+    }
+    if (best === Number.POSITIVE_INFINITY) return best;
+    total += best;
+  }
+  return total;
+}
+
+function tierOf(
+  e: IndexedEntry,
+  upperQuery: string,
+  qKey: string,
+  qWords: readonly string[],
+  spellings: readonly (readonly string[])[],
+): Tier | undefined {
   if (e.upperTickers.includes(upperQuery)) return Tier.ExactTicker;
   if (qKey === '') return undefined;
-  if (e.key === qKey) return Tier.ExactName;
-  if (qWords.every((w) => e.allWords.includes(w))) return Tier.WholeWords;
-  if (e.key.startsWith(qKey) || e.keyWords.some((w) => w.startsWith(qKey))) return Tier.Prefix;
-  const lastWord = qWords[qWords.length - 1] ?? '';
-  const leading = qWords.slice(0, -1);
-  if (qWords.length > 1 && leading.every((w) => e.keyWords.includes(w)) && e.keyWords.some((w) => w.startsWith(lastWord))) {
-    return Tier.Prefix;
-  }
+  if (spellings.some((ws) => e.key === ws.join(' '))) return Tier.ExactName;
+  if (spellings.some((ws) => ws.every((w) => e.allWords.includes(w)))) return Tier.WholeWords;
+  if (spellings.some((ws) => prefixMatch(e, ws))) return Tier.Prefix;
   if (e.upperTickers.some((t) => t.startsWith(upperQuery))) return Tier.TickerPrefix;
   if (e.key.includes(qKey)) return Tier.Inside;
-  const budget = fuzzyBudget(qKey.length);
-  if (budget > 0) {
-    if (editDistance(qKey, e.key, budget) <= budget) return Tier.Fuzzy;
-    if (qWords.length === 1 && e.keyWords.some((w) => editDistance(qKey, w, budget) <= budget)) return Tier.Fuzzy;
-  }
-  return undefined;
+  const cost = nearCost(e, qWords);
+  if (cost <= 1) return Tier.OneEdit;
+  return cost < Number.POSITIVE_INFINITY ? Tier.Edits : undefined;
 }
 
 export class ReferenceScan {
   readonly #entries: readonly IndexedEntry[];
+  readonly #vocabulary: readonly string[];
 
   constructor(entries: readonly SearchEntry[]) {
     this.#entries = entries.map((entry) => {
@@ -51,29 +80,39 @@ export class ReferenceScan {
         keyWords,
         allWords: words(entry.name),
         upperTickers: entry.tickers.map((t) => t.toUpperCase()),
+        level: MAX_PROMINENCE - Math.max(0, Math.min(MAX_PROMINENCE, Math.round(entry.prominence ?? 0))),
       };
     });
+    this.#vocabulary = [...new Set(this.#entries.flatMap((e) => e.keyWords))];
   }
 
-  /** Company ids, most relevant first, at most `limit`; ties go to the shorter, then earlier name. */
+  /** Company ids, most relevant first, at most `limit`, each once; ties as {@link SearchIndex.search} breaks them. */
   search(query: string, limit = SEARCH_LIMIT): string[] {
     const upperQuery = query.trim().toUpperCase();
     const qWords = nameKey(query);
     const qKey = qWords.join(' ');
-    const rawWords = words(query);
-    const effectiveWords = qWords.length > 0 ? qWords : rawWords;
+    const vocabulary = new Set(this.#vocabulary);
+    const spellings = [
+      qWords,
+      ...respacings(qWords, {
+        isWord: (w) => vocabulary.has(w),
+        isPrefix: (p) => this.#vocabulary.some((w) => w.startsWith(p)),
+      }),
+    ];
     const hits: Array<{ tier: Tier; e: IndexedEntry }> = [];
     for (const e of this.#entries) {
-      const tier = tierOf(e, upperQuery, qKey, effectiveWords);
+      const tier = tierOf(e, upperQuery, qKey, qWords, spellings);
       if (tier !== undefined) hits.push({ tier, e });
     }
     hits.sort(
       (a, b) =>
         a.tier - b.tier ||
+        a.e.level - b.e.level ||
         a.e.key.length - b.e.key.length ||
         (a.e.entry.name < b.e.entry.name ? -1 : a.e.entry.name > b.e.entry.name ? 1 : 0) ||
         (a.e.entry.companyId < b.e.entry.companyId ? -1 : 1),
     );
-    return hits.slice(0, limit).map((h) => h.e.entry.companyId);
+    const ids = [...new Set(hits.map((h) => h.e.entry.companyId))];
+    return ids.slice(0, limit);
   }
 }

@@ -1,12 +1,15 @@
 import { ReferenceScan } from './reference-scan.js';
-import { formatScore, readJudgements, relevanceCatalog, score } from './relevance.js';
+import { catalogAmongDistractors, formatScore, readJudgements, relevanceCatalog, score } from './relevance.js';
 import { SearchIndex } from './search-index.js';
 
 /**
- * `node dist/catalog/search/relevance-cli.js [--scan] [--misses]`: how well search ranks the judged
- * queries; `--scan` scores the reference scan instead of the index, to compare the two.
+ * `node dist/catalog/search/relevance-cli.js [--scan] [--misses] [--distractors N]`: how well search
+ * ranks the judged queries; `--scan` scores the reference scan instead of the index, to compare the
+ * two; `--distractors N` adds N generated companies, a tenth of them namesakes of real ones.
  */
-const entries = relevanceCatalog();
+const at = process.argv.indexOf('--distractors');
+const distractors = at < 0 ? 0 : Number(process.argv[at + 1] ?? 100_000);
+const entries = distractors > 0 ? catalogAmongDistractors(distractors) : relevanceCatalog();
 const index = process.argv.includes('--scan') ? new ReferenceScan(entries) : new SearchIndex(entries);
 process.stdout.write(
   formatScore(

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSource } from '../../demo/csv.js';
+import { nameKey } from './normalize-name.js';
+import { prominence } from './prominence.js';
 import type { SearchEntry } from './search-index.js';
+import { syntheticEntries } from './synthetic-names.js';
 
 /** One judged query: any of `expect` at rank 1 is a success. */
 export interface Judgement {
@@ -29,9 +32,21 @@ export const RELEVANCE_SET = join(ROOT, 'test/fixtures/search/relevance-set.json
 export const NON_LATIN_COMPANIES = join(ROOT, 'test/fixtures/search/non-latin');
 export const DEMO_BUNDLE = join(ROOT, 'demo/bundle');
 
-/** Search entries of a bundle's companies.csv (and listings.csv, where there is one). */
+/**
+ * Search entries of a bundle's companies.csv (and listings.csv, where there is one), each with the
+ * prominence the catalog gives it: its listings' markets and whether a processed document holds
+ * its data (documents.csv).
+ */
 export function bundleEntries(dir: string, withListings = true): SearchEntry[] {
-  const byId = new Map<string, { companyId: string; name: string; tickers: string[]; isins: string[]; lei?: string }>();
+  interface Draft {
+    companyId: string;
+    name: string;
+    tickers: string[];
+    micCodes: string[];
+    isins: string[];
+    lei?: string;
+  }
+  const byId = new Map<string, Draft>();
   for (const row of readSource(dir, 'companies.csv')) {
     const isin = row.get('isin');
     const lei = row.get('lei');
@@ -39,23 +54,45 @@ export function bundleEntries(dir: string, withListings = true): SearchEntry[] {
       companyId: row.get('company_id'),
       name: row.get('name'),
       tickers: [row.get('ticker')],
+      micCodes: [row.get('mic_code')],
       isins: isin === '' ? [] : [isin],
       ...(lei === '' ? {} : { lei }),
     });
   }
+  const withData = new Set<string>();
   if (withListings) {
     for (const row of readSource(dir, 'listings.csv')) {
       const entry = byId.get(row.get('company_id'));
       entry?.tickers.push(row.get('ticker'));
+      entry?.micCodes.push(row.get('mic_code'));
       if (entry !== undefined && row.get('isin') !== '') entry.isins.push(row.get('isin'));
     }
+    for (const row of readSource(dir, 'documents.csv'))
+      if (row.get('status') === 'processed') withData.add(row.get('company_id'));
   }
-  return [...byId.values()];
+  return [...byId.values()].map(({ micCodes, ...entry }) => ({
+    ...entry,
+    prominence: prominence({ micCodes, hasData: withData.has(entry.companyId) }),
+  }));
 }
 
 /** The catalog the relevance set is judged over: the demo companies and a few named in other scripts. */
 export function relevanceCatalog(): SearchEntry[] {
   return [...bundleEntries(DEMO_BUNDLE), ...bundleEntries(NON_LATIN_COMPANIES, false)];
+}
+
+/**
+ * The judged catalog among `count` generated companies, one in fifty of them named after a word of
+ * the name of a prominent real company (prominence 4 or more: "Ericsson Mining Ltd."): the
+ * namesakes that well-known names attract, which the large company must rank above. `borrowing`
+ * changes that share; `from` (the minimum prominence of the companies lending their words) can
+ * make every real name lend them, a harsher test than the world gives.
+ */
+export function catalogAmongDistractors(count: number, borrowing = 0.02, from = 4): SearchEntry[] {
+  const catalog = relevanceCatalog();
+  const lenders = catalog.filter((e) => (e.prominence ?? 0) >= from);
+  const borrowed = [...new Set(lenders.flatMap((e) => nameKey(e.name)).filter((w) => w.length >= 4))].sort();
+  return [...catalog, ...syntheticEntries(count, 7, { borrowed, borrowing })];
 }
 
 export function readJudgements(path = RELEVANCE_SET): Judgement[] {

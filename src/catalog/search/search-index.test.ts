@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { random } from '../../tools/synthetic-ids.js';
 import { editDistance } from './edit-distance.js';
+import { nameKey } from './normalize-name.js';
 import { ReferenceScan } from './reference-scan.js';
 import { SearchIndex } from './search-index.js';
 import { syntheticEntries } from './synthetic-names.js';
@@ -17,8 +18,8 @@ const index = new SearchIndex([
 ]);
 
 describe('search ranking', () => {
-  it('puts an exact ticker before an exact name', () => {
-    expect(index.search('apple')).toEqual(['a-co', 'apple', 'pineapple']);
+  it('puts an exact ticker before an exact name, and near misses last', () => {
+    expect(index.search('apple')).toEqual(['a-co', 'apple', 'pineapple', 'applied']);
   });
 
   it('ranks name prefixes before ticker prefixes before matches inside a word', () => {
@@ -40,10 +41,13 @@ describe('search ranking', () => {
     expect(index.search('e', 2)).toHaveLength(2);
   });
 
-  it('measures edit distance with an early exit', () => {
+  it('measures edit distance with an early exit, a transposition as one edit', () => {
     expect(editDistance('kitten', 'sitting', 5)).toBe(3);
     expect(editDistance('abc', 'abc', 0)).toBe(0);
     expect(editDistance('abcdef', 'a', 2)).toBe(3);
+    expect(editDistance('nvidai', 'nvidia', 2)).toBe(1);
+    expect(editDistance('microsfot', 'microsoft', 2)).toBe(1);
+    expect(editDistance('ca', 'abc', 3)).toBe(3);
   });
 });
 
@@ -95,7 +99,9 @@ describe('identifiers and scripts', () => {
   });
 
   it('keeps the marks that are letters: a Devanagari vowel sign is not an accent', () => {
-    expect(scripts.search('रलायस')).toEqual([]);
+    // Without its two vowel signs the word is not the name's: only two edits away, a near miss.
+    expect(nameKey('रलायस')).not.toEqual(nameKey('रिलायंस'));
+    expect(scripts.search('रलाय')).toEqual([]);
   });
 
   it('answers a query of punctuation alone with nothing', () => {
@@ -133,5 +139,65 @@ describe('short queries', () => {
       for (const limit of [10, 150])
         expect({ q, limit, ids: index.search(q, limit) }).toEqual({ q, limit, ids: scan.search(q, limit) });
     }
+  });
+});
+
+describe('typos, spacing, prominence and one answer per company', () => {
+  const catalog = new SearchIndex([
+    { companyId: 'nvidia', name: 'NVIDIA Corporation', tickers: ['NVDA'], prominence: 4 },
+    { companyId: 'siemens', name: 'Siemens Aktiengesellschaft', tickers: ['SIE'], prominence: 3 },
+    { companyId: 'jpm', name: 'JPMorgan Chase & Co.', tickers: ['JPM'], prominence: 6 },
+    { companyId: 'morgan', name: 'Morgan Group Holding Co', tickers: ['MGHL'], prominence: 0 },
+    { companyId: 'tmus', name: 'T-Mobile US, Inc.', tickers: ['TMUS'], prominence: 5 },
+    { companyId: 'ko', name: 'Coca-Cola Company (The)', tickers: ['KO'], prominence: 3 },
+    { companyId: 'kof', name: 'Coca-Cola FEMSA, S.A.B. de C.V.', tickers: ['KOF'], prominence: 4 },
+    { companyId: 'eric', name: 'Telefonaktiebolaget LM Ericsson (publ)', tickers: ['ERIC-B'], prominence: 3 },
+    { companyId: 'eric-small', name: 'Ericsson Mining Ltd', tickers: ['EMLX'], prominence: 0 },
+    { companyId: 'sap', name: 'SAP SE', tickers: ['SAP'], prominence: 4 },
+    { companyId: 'oreal', name: "L'Oréal S.A.", tickers: ['OR'], prominence: 4 },
+    { companyId: 'bank', name: 'Bank Holdings', tickers: ['BKH'] },
+    { companyId: 'twice', name: 'Twice Listed Inc.', tickers: ['TWI'] },
+    { companyId: 'twice', name: 'Twice Listed Inc.', tickers: ['TWIC'] },
+  ]);
+
+  it('finds a word two edits away from five letters, one from three or four keeping the first letter', () => {
+    expect(catalog.search('nvidai')).toEqual(['nvidia']);
+    expect(catalog.search('siemnes')).toEqual(['siemens']);
+    expect(catalog.search('nvdiia')[0]).toBe('nvidia');
+    expect(catalog.search('bnak')).toEqual(['bank']);
+    expect(catalog.search('bamk')).toEqual(['bank']);
+    expect(catalog.search('nbak')).toEqual([]);
+    expect(catalog.search('zq')).toEqual([]);
+  });
+
+  it('ranks one edit before two, and every near miss after exact and prefix matches', () => {
+    const index = new SearchIndex([
+      { companyId: 'two', name: 'Vintrix', tickers: ['VX'], prominence: 7 },
+      { companyId: 'one', name: 'Vantrex', tickers: ['VT'] },
+      { companyId: 'prefix', name: 'Ventrexal', tickers: ['VL'] },
+    ]);
+    expect(index.search('ventrex')).toEqual(['prefix', 'one', 'two']);
+  });
+
+  it('joins and splits words', () => {
+    expect(catalog.search('jp morgan')[0]).toBe('jpm');
+    expect(catalog.search('jpmorgan')[0]).toBe('jpm');
+    expect(catalog.search('tmobile')[0]).toBe('tmus');
+    expect(catalog.search('t mobile')[0]).toBe('tmus');
+    expect(catalog.search('cocacola')[0]).toBe('ko');
+    expect(catalog.search('s.a.p.')[0]).toBe('sap');
+    expect(catalog.search("l'oreal")[0]).toBe('oreal');
+    expect(catalog.search('l oreal')[0]).toBe('oreal');
+  });
+
+  it('puts the more prominent of equal matches first, never above a better match', () => {
+    expect(catalog.search('coca cola')).toEqual(['ko', 'kof']);
+    expect(catalog.search('ericsson')).toEqual(['eric', 'eric-small']);
+    expect(catalog.search('morgan')).toEqual(['morgan', 'jpm']);
+  });
+
+  it('answers each company once', () => {
+    expect(catalog.search('twice')).toEqual(['twice']);
+    expect(catalog.search('tw')).toEqual(['twice']);
   });
 });

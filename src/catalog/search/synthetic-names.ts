@@ -1,4 +1,5 @@
 import { random } from '../../tools/synthetic-ids.js';
+import { prominence } from './prominence.js';
 import type { SearchEntry } from './search-index.js';
 
 /**
@@ -121,6 +122,13 @@ function madeUpWord(rng: () => number): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
 
+/** A small company named after a word of a real name: "Ericsson Mining Ltd.". */
+function namesake(word: string, rng: () => number): string {
+  const trade = TRADES[Math.floor(rng() * TRADES.length)] ?? '';
+  const legal = LEGAL[Math.floor(rng() * LEGAL.length)] ?? '';
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)} ${trade} ${legal}`.trim();
+}
+
 function scriptWord(rng: () => number, alphabet: string, length: number): string {
   let w = '';
   for (let i = 0; i < length; i++) w += alphabet.charAt(Math.floor(rng() * alphabet.length));
@@ -138,9 +146,43 @@ function ticker(n: number): string {
   return t;
 }
 
-/** `count` companies with realistic names, tickers and identifiers, the same for the same seed. */
-export function syntheticEntries(count: number, seed = 7): SearchEntry[] {
+/**
+ * The markets of a generated company, in the mix of a catalog grown past the listed companies to
+ * every LEI holder (DESIGN §12): most hold no listing or trade over the counter or on a small
+ * exchange; about a tenth list on an exchange of DESIGN §1.3's order, a twentieth on one of its
+ * first five, and one in two hundred on several markets.
+ */
+function markets(rng: () => number): string[] {
+  const r = rng();
+  if (r < 0.55) return [];
+  if (r < 0.7) return ['OTCM'];
+  if (r < 0.8) return ['XWAR'];
+  if (r < 0.88) return ['XSTO'];
+  if (r < 0.945) return ['XLON'];
+  if (r < 0.995) return ['XNGS'];
+  return r < 0.999 ? ['XNYS', 'XLON'] : ['XNYS', 'XLON', 'XETR'];
+}
+
+export interface SyntheticOptions {
+  /**
+   * Words of real names that some generated names borrow as their first word: the namesakes
+   * ("Ericsson Mining Ltd.") a large company must still rank above.
+   */
+  readonly borrowed?: readonly string[];
+  /** The share of generated names that borrow one of those words; 0.02 unless given. */
+  readonly borrowing?: number;
+}
+
+/**
+ * `count` companies with realistic names, tickers, identifiers and prominence, the same for the
+ * same seed. Prominence and borrowed words are drawn from a second generator, so every name that
+ * borrows no word is the one the same seed gave before either existed (the benchmark's names).
+ */
+export function syntheticEntries(count: number, seed = 7, options: SyntheticOptions = {}): SearchEntry[] {
   const rng = random(seed);
+  const extra = random(seed + 1);
+  const borrowed = options.borrowed ?? [];
+  const borrowing = options.borrowing ?? 0.02;
   const vocabulary = Array.from({ length: Math.max(1000, Math.floor(count / 8)) }, () => madeUpWord(rng));
   const zipf = () => vocabulary[Math.floor(vocabulary.length * rng() ** 2.5)] as string;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rng() * list.length)] as T;
@@ -160,9 +202,12 @@ export function syntheticEntries(count: number, seed = 7): SearchEntry[] {
       name = `${first}${second}${trade}${legal === '' ? '' : ` ${legal}`}`;
     }
     const id = `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const borrows = borrowed.length > 0 && extra() < borrowing;
+    const word = borrowed[Math.floor(extra() * borrowed.length)] ?? '';
     out.push({
       companyId: id,
-      name,
+      name: borrows ? namesake(word, extra) : name,
+      prominence: prominence({ micCodes: markets(extra) }),
       tickers: [ticker(i + 475_254)],
       isins: rng() < 0.9 ? [`XS${String(i).padStart(9, '0')}7`] : [],
       lei: rng() < 0.6 ? `5299${String(i).padStart(14, '0')}42` : null,

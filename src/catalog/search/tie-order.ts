@@ -5,8 +5,9 @@ const SLICE = 50_000;
 const MAX_PACKED = 8;
 
 /**
- * The entries in tie-break order: name key length, then name (by UTF-16 code units, as `<`
- * compares strings), then company id, then position in `entries`. Returns, for each rank, the
+ * The entries in tie-break order: group (`keyLengths`: the index passes the prominence level and
+ * the name key length as one small number), then name (by UTF-16 code units, as `<` compares
+ * strings), then company id, then position in `entries`. Returns, for each rank, the
  * index of the entry holding it; pauses (yields) between steps, as a sliced index build does.
  *
  * A string sort of a million names costs seconds, most of it comparing names that their first few

@@ -1,6 +1,6 @@
-import { editDistance } from './edit-distance.js';
 import { drain, PostingsBuilder, type PostingsTable } from './postings.js';
 import { HEAD_FROM_LISTS, HEAD_LENGTH, ShortPrefixes, withHead } from './short-prefixes.js';
+import { keepsFirstLetter, type NearWord, nearWords, reversed, typoBudget } from './typos.js';
 
 const START = '\u0002';
 const END = '\u0003';
@@ -24,10 +24,9 @@ export class Vocabulary {
    * found only inside words reads a short list.
    */
   readonly #gramHeads = new Map<string, Int32Array>();
-  /** Scratch space of the near-miss count filter, stamped instead of cleared. */
-  readonly #counts: Int32Array;
-  readonly #stamps: Int32Array;
-  #stamp = 0;
+  /** The words written backwards, sorted, and each one's word number: near misses found from the end. */
+  readonly #backwards: string[];
+  readonly #backwardNumbers: Int32Array;
 
   constructor(entries: PostingsTable) {
     this.entries = entries;
@@ -42,13 +41,14 @@ export class Vocabulary {
     }
     this.#grams = drain(grams.build());
     this.#prefixes = new ShortPrefixes(entries);
+    const order = words.map((w, n) => ({ w: reversed(w), n })).sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
+    this.#backwards = order.map((o) => o.w);
+    this.#backwardNumbers = Int32Array.from(order, (o) => o.n);
     for (let g = 0; g < this.#grams.lists; g++) {
       const gram = this.#grams.keys[g] as string;
       if (this.#grams.length(g) < HEAD_FROM_LISTS || gram.includes(START) || gram.includes(END)) continue;
       this.#gramHeads.set(gram, entries.head(this.#grams.view(g), HEAD_LENGTH));
     }
-    this.#counts = new Int32Array(words.length);
-    this.#stamps = new Int32Array(words.length);
   }
 
   get size(): number {
@@ -95,39 +95,21 @@ export class Vocabulary {
   }
 
   /**
-   * Numbers of the words within `max` edits of `word`. A word within d edits keeps all but at most
-   * 2d of the query's distinct padded bigrams, so only words sharing enough of them are compared.
+   * The words near a query word ({@link typoBudget}, {@link keepsAnEnd}), ascending by number: a
+   * short word's among the words sharing its first letter; a longer word's among those sharing its
+   * first letter, then among those sharing its last (the words read backwards), so each walk
+   * reads one letter's words, not the vocabulary.
    */
-  near(word: string, max: number): number[] {
-    const words = this.entries.keys;
-    const padded = START + word + END;
-    const grams = new Set<string>();
-    for (let i = 0; i + 1 < padded.length; i++) grams.add(padded.slice(i, i + 2));
-    const need = grams.size - 2 * max;
-    const out: number[] = [];
-    const fits = (n: number) => {
-      const w = words[n] as string;
-      return Math.abs(w.length - word.length) <= max && editDistance(word, w, max) <= max;
-    };
-    if (need <= 0) {
-      // Too short or too repetitive to filter: every word of a fitting length is compared.
-      for (let n = 0; n < words.length; n++) if (fits(n)) out.push(n);
-      return out;
+  near(word: string): NearWord[] {
+    const budget = typoBudget(word);
+    if (budget === 0) return [];
+    const forward = nearWords(this.entries.keys, word, budget, true);
+    if (keepsFirstLetter(word)) return forward;
+    const found = new Map(forward.map((f) => [f.word, f]));
+    for (const b of nearWords(this.#backwards, reversed(word), budget, true)) {
+      const n = this.#backwardNumbers[b.word] as number;
+      if (!found.has(n)) found.set(n, { word: n, distance: b.distance });
     }
-    const stamp = ++this.#stamp;
-    const counts = this.#counts;
-    const stamps = this.#stamps;
-    for (const g of grams) {
-      const list = this.#grams.number(g);
-      if (list === undefined) continue;
-      for (const n of this.#grams.view(list)) {
-        if (stamps[n] !== stamp) {
-          stamps[n] = stamp;
-          counts[n] = 1;
-        } else counts[n] = (counts[n] as number) + 1;
-        if (counts[n] === need && fits(n)) out.push(n);
-      }
-    }
-    return out.sort((a, b) => a - b);
+    return [...found.values()].sort((a, b) => a.word - b.word);
   }
 }

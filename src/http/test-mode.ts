@@ -38,3 +38,30 @@ export function mockOutcome(
   }
   return undefined;
 }
+
+const MOCK_BODIES_KEPT = 10_000;
+
+/**
+ * A dataset's mock answers as JSON, made once per identifier and period: the mock is deterministic,
+ * and hashing and serializing it again was most of what a test-token call cost beyond a bare route.
+ * Bounded, dropped whole when full; keyed by the public URL too, which its links carry.
+ */
+export class MockBodies {
+  readonly #bodies = new Map<string, string>();
+
+  constructor(
+    private readonly make: (identifier: string, period: number) => unknown[],
+    private readonly publicUrl: () => string,
+  ) {}
+
+  body(identifier: string, period: number): string {
+    const key = `${this.publicUrl()} ${period} ${identifier}`;
+    let body = this.#bodies.get(key);
+    if (body === undefined) {
+      body = JSON.stringify(this.make(identifier, period));
+      if (this.#bodies.size >= MOCK_BODIES_KEPT) this.#bodies.clear();
+      this.#bodies.set(key, body);
+    }
+    return body;
+  }
+}

@@ -11,7 +11,7 @@ import { bill } from '../bill.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { ApiError } from '../errors.js';
 import { CreditHeaders, commonErrors, micCodeSchema, ReportingPeriod, textResponse } from '../schemas.js';
-import { mockOutcome } from '../test-mode.js';
+import { MockBodies, mockOutcome } from '../test-mode.js';
 import { periodsRoute } from './periods.js';
 
 /** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
@@ -91,18 +91,21 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
     dataset.load(ctx.db.kysely, companyId, ctx.config.publicUrl),
   );
   ctx.onDataChange(() => cache.clear());
+  const mocks = new MockBodies(
+    (identifier, period) => dataset.mock(identifier, period, ctx.config.publicUrl),
+    () => ctx.config.publicUrl,
+  );
   const { prices } = dataset;
   return async (app) => {
     app.get<{ Querystring: RevenuesQuery }>(dataset.route.path, apiRoute(ctx, schemaOf(dataset)), async (request, reply) => {
       const q = request.query;
       const caller = callerOf(request);
       if (caller.mode === 'test') {
-        const records = dataset.mock(identifierOf(q), q.reporting_period, ctx.config.publicUrl);
         const outcome = mockOutcome(q.ticker, dataset.subscription, prices);
         if (outcome instanceof ApiError) throw outcome;
         await bill(ctx, request, reply, caller, { endpoint: dataset.name, price: 0 });
         if (outcome === 'no-data') return reply.code(204).send();
-        return reply.send(records);
+        return reply.type('application/json; charset=utf-8').send(mocks.body(identifierOf(q), q.reporting_period));
       }
       identifierOf(q);
       if (!caller.subscriptions.has(dataset.subscription)) {

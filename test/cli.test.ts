@@ -147,6 +147,32 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(status).toBe(401);
   });
 
+  it('subscribes and unsubscribes an existing account, honoured by a running server within a second', async () => {
+    const email = `subs-${dialect}@example.com`;
+    await corpdata(['accounts', 'create', '--email', email, '--credits', '100', '--subscriptions', 'revenues'], env);
+    const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
+    const call = () => apiGet(server.url, '/api/v1/ghg-emissions/periods?ticker=BETA', api_key);
+    expect((await call()).status).toBe(403);
+    const subscribed = await corpdata(['accounts', 'subscribe', email, 'ghg'], env);
+    expect(subscribed.code, subscribed.stderr).toBe(0);
+    expect(subscribed.json()).toMatchObject({ email, subscriptions: ['revenues', 'ghg'] });
+    const until = async (status: number) => {
+      const deadline = Date.now() + 1000;
+      let got = (await call()).status;
+      while (got !== status && Date.now() < deadline) got = (await call()).status;
+      return got;
+    };
+    expect(await until(200)).toBe(200);
+    const unsubscribed = await corpdata(['accounts', 'unsubscribe', email, 'ghg,revenues'], env);
+    expect(unsubscribed.json()).toMatchObject({ subscriptions: [], subscription: 'none' });
+    expect(await until(403)).toBe(403);
+    // An unknown subscription changes nothing and says so in one line.
+    const bad = await corpdata(['accounts', 'subscribe', email, 'carbon'], env);
+    expect([bad.code === 0, bad.stdout]).toEqual([false, '']);
+    expect(bad.stderr).toMatch(/^corpdata: unknown subscription carbon[^\n]*\n$/);
+    expect((await corpdata(['accounts', 'show', email], env)).json()).toMatchObject({ subscriptions: [] });
+  });
+
   it('prints the fixed test token, which the server honours with mock data', async () => {
     const r = await corpdata(['test-token'], env);
     const { test_token } = r.json<{ test_token: string }>();

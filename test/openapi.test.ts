@@ -69,6 +69,16 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(CURRENCIES.every((c) => body.includes(`"${c}"`))).toBe(true);
   });
 
+  it('gives each operation a 400 example about a parameter it takes (or names the one it does not)', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const operation = item.get as unknown as { parameters?: Array<{ name: string }>; responses: Record<string, unknown> };
+      const takes = new Set((operation.parameters ?? []).map((p) => p.name));
+      const examples = JSON.stringify(operation.responses['400'] ?? {});
+      for (const [, name] of examples.matchAll(/Invalid parameter '([a-z_]+)'/g))
+        expect(takes.has(name ?? ''), `${path}: ${name}`).toBe(true);
+    }
+  });
+
   it('names its schemas once in components and refers to them', () => {
     expect(Object.keys(doc.components.schemas).sort()).toEqual([
       'Account',

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { createAccount, requireAccount } from '../accounts/accounts.js';
+import { checkSubscriptions, createAccount, requireAccount, setSubscriptions } from '../accounts/accounts.js';
 import { createKey, revokeKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { loadConfig } from '../config.js';
@@ -132,6 +132,45 @@ accounts
         now: new Date(),
       });
       print({ account_id: a.account_id, email: a.email, balance: a.balance });
+    }),
+  );
+/** A comma-separated list of subscriptions, as the CLI takes it. */
+const subscriptionList = (list: string): string[] =>
+  list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+accounts
+  .command('subscribe')
+  .argument('<account>', 'email or account id')
+  .argument('<list>', `comma-separated subscriptions to add (${SUBSCRIPTIONS.join(', ')})`)
+  .description('Give an account more subscriptions; running servers honour them within one sync interval.')
+  .action((who: string, list: string) =>
+    withDatabase(async ({ db }) => {
+      const account = await requireAccount(db.kysely, who);
+      await setSubscriptions(db.kysely, account.account_id, [
+        ...account.subscriptions,
+        ...checkSubscriptions(subscriptionList(list)),
+      ]);
+      print(await requireAccount(db.kysely, account.account_id));
+    }),
+  );
+accounts
+  .command('unsubscribe')
+  .argument('<account>', 'email or account id')
+  .argument('<list>', 'comma-separated subscriptions to remove')
+  .description('Take subscriptions from an account; what it bought stays bought.')
+  .action((who: string, list: string) =>
+    withDatabase(async ({ db }) => {
+      const account = await requireAccount(db.kysely, who);
+      const removed = checkSubscriptions(subscriptionList(list));
+      await setSubscriptions(
+        db.kysely,
+        account.account_id,
+        account.subscriptions.filter((s) => !removed.includes(s)),
+      );
+      print(await requireAccount(db.kysely, account.account_id));
     }),
   );
 accounts

@@ -88,7 +88,8 @@ const TEXT_EXAMPLES: Record<string, string> = {
   'listCompanies 400': "Unknown parameter 'page'.",
   'searchCompanies 400': "Invalid parameter 'query': text of 1 to 100 characters.",
   'getProvenance 400': "Invalid parameter 'id'.",
-  'getRevenuePeriods 400': "Unknown parameter 'reporting_period'.",
+  // Every dataset's periods endpoint takes no reporting_period: its 400 example says so.
+  ...Object.fromEntries(DATASETS.map((d) => [`${d.route.periodsOperationId} 400`, "Unknown parameter 'reporting_period'."])),
   '429': 'Too many requests: at most 100 per second; retry in 1 s.',
   '500': 'Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)',
 };

@@ -1840,14 +1840,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    /** @example Unknown parameter 'reporting_period'. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "detail": "Unknown parameter 'reporting_period'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }
@@ -2638,14 +2638,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    /** @example Unknown parameter 'reporting_period'. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "detail": "Unknown parameter 'reporting_period'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { compareByExchange } from './exchange-order.js';
 import { prominence } from './search/prominence.js';
 import { type SearchEntry, SearchIndex } from './search/search-index.js';
 
@@ -83,7 +84,7 @@ export class Catalog {
       this.#records.set(c.companyId, record);
       all.push(record);
     }
-    for (const list of this.#byTicker.values()) list.sort(compareListings);
+    for (const list of this.#byTicker.values()) list.sort(compareByExchange);
     this.search = search ?? new SearchIndex(searchEntries(companies), { identify: (upper) => this.#identify(upper) });
     this.listJson = JSON.stringify(all);
     this.listGzip = gzipSync(this.listJson);
@@ -141,7 +142,7 @@ export class Catalog {
 
   /**
    * The company trading under `ticker` (any case). With a MIC, the listing on that market; without
-   * one, "the first matching ticker": a primary listing before others, then the earliest added.
+   * one, "the first matching ticker" in the order of {@link compareByExchange} (DESIGN §1.3).
    */
   byTicker(ticker: string, micCode?: string): Company | undefined {
     const listings = this.#byTicker.get(ticker.toUpperCase());
@@ -169,11 +170,6 @@ function searchEntries(companies: readonly Company[]): SearchEntry[] {
     tickers: c.listings.map((l) => l.ticker),
     prominence: prominence({ micCodes: c.listings.map((l) => l.micCode), hasData: c.hasData === true }),
   }));
-}
-
-function compareListings(a: Listing, b: Listing): number {
-  if (a.isPrimary !== b.isPrimary) return a.isPrimary ? -1 : 1;
-  return a.addedSeq - b.addedSeq;
 }
 
 /** Reads every company and listing into a new {@link Catalog}. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EXCHANGE_ORDER, exchangeRank, MAX_PROMINENCE, prominence } from './prominence.js';
+import { EXCHANGE_ORDER, exchangeRank } from '../exchange-order.js';
+import { MAX_PROMINENCE, prominence } from './prominence.js';
 
 describe('prominence', () => {
   it('weighs the best exchange, the markets, data and large accelerated filers', () => {

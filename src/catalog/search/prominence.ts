@@ -1,36 +1,4 @@
-/**
- * Exchanges by market capitalization, as DESIGN §1.3 orders them to pick "the first matching
- * ticker"; each group is one exchange's market codes. Search reads the same order to weigh a
- * company's listings.
- */
-export const EXCHANGE_ORDER: readonly (readonly string[])[] = [
-  ['XNYS'],
-  ['XNGS', 'XNMS', 'XNCM', 'XNAS'],
-  ['XSHG'],
-  ['XTKS'],
-  ['XPAR', 'XAMS', 'XBRU', 'XLIS', 'XDUB', 'XOSL', 'MTAA'],
-  ['XNSE'],
-  ['XSHE'],
-  ['XHKG'],
-  ['XBOM'],
-  ['XSAU'],
-  ['XLON'],
-  ['XTSE', 'XTSX'],
-  ['XETR', 'XFRA'],
-  ['XSWX'],
-  ['XKRX', 'XKOS'],
-  ['XSTO', 'XHEL', 'XCSE', 'XICE'],
-  ['XTAI'],
-  ['XASX'],
-];
-
-const EXCHANGE_RANK = new Map(EXCHANGE_ORDER.flatMap((mics, rank) => mics.map((mic) => [mic, rank] as const)));
-
-/** The exchange's place in {@link EXCHANGE_ORDER} (0 is NYSE); undefined for every other market. */
-export function exchangeRank(micCode: string): number | undefined {
-  return EXCHANGE_RANK.get(micCode);
-}
-
+import { exchangeRank } from '../exchange-order.js';
 /** What the catalog knows of a company that tells a large company from its small namesakes. */
 export interface ProminenceInputs {
   /** The market codes of its listings. */

@@ -42,7 +42,7 @@ function declaredMeaning(doc: OpenApiDocument, status: number): string {
 }
 
 /** The document's example of one refusal in both forms: plain text and problem details. */
-function example(doc: OpenApiDocument): Html {
+function bothForms(doc: OpenApiDocument): Html {
   for (const e of endpoints(doc)) {
     for (const [status, r] of Object.entries(e.op.responses ?? {})) {
       const text = r.content?.['text/plain']?.example;
@@ -71,7 +71,7 @@ export function errorsSection(doc: OpenApiDocument): Html {
 this list), title, status, detail (the sentence), instance (the request id), and where they apply param,
 required_subscription, available_periods, did_you_mean. The HTTP parser’s refusals (408, 417, 431, a malformed
 request’s 400) are always plain text.</p>
-${example(doc)}
+${bothForms(doc)}
 <dl class="errors">${statuses(doc).map(
     (s) =>
       html`<div id="error-${s}"><dt>${s}</dt><dd><strong>${problemOf(s, '', '').title}</strong>: ${WHEN[s] ?? declaredMeaning(doc, s)}</dd></div>`,

@@ -4,17 +4,21 @@ import { type Html, html } from './html.js';
 import { fieldList, fieldsOf, meaning } from './reference-fields.js';
 import { constraint, type Endpoint, type OpenApiDocument, type Parameter, resolve, type Schema } from './reference-schema.js';
 
-/** Headers every answer carries; the page explains them once, so an operation lists only its own. */
-export const COMMON_HEADERS = new Set(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'WWW-Authenticate', 'Retry-After']);
+/**
+ * Headers of every answer, or of every 401 or 429 of every operation: the page explains them once
+ * (Response headers), so a response lists only the headers that tell it apart.
+ */
+const COMMON_HEADERS = new Set(['X-Request-Id', 'RateLimit-Policy', 'RateLimit', 'WWW-Authenticate', 'Retry-After']);
 
 /** The environment variable the examples read the key from (set once, reused by every line). */
 export const KEY_VARIABLE = 'CORPDATA_KEY';
 
 /**
  * The request of an example: the required parameters and the first one (the usual way to name a
- * company: its ticker), each with the document's example value, so the call answers as shown.
+ * company: its ticker), each with the document's example value, so that request and answer are
+ * the document's own pair.
  */
-export function exampleUrl(base: string, endpoint: Endpoint): string {
+function exampleUrl(base: string, endpoint: Endpoint): string {
   const params = endpoint.op.parameters ?? [];
   const chosen = params.filter((p, i) => p.required === true || (i === 0 && p.in === 'query'));
   let path = endpoint.path;
@@ -27,7 +31,7 @@ export function exampleUrl(base: string, endpoint: Endpoint): string {
   return `${base}${path}${query === '' ? '' : `?${query}`}`;
 }
 
-export function curl(base: string, endpoint: Endpoint): string {
+function curl(base: string, endpoint: Endpoint): string {
   return `curl -H "Authorization: Bearer $${KEY_VARIABLE}" "${exampleUrl(base, endpoint)}"`;
 }
 
@@ -46,7 +50,7 @@ function parameterList(params: Parameter[]): Html {
   if (params.length === 0) return html`<p>No parameters.</p>`;
   return html`<dl class="fields">${params.map(
     (p) =>
-      html`<div class="field"><dt><code>${p.name}</code> <span class="muted">${p.in}, ${p.required === true ? 'required' : 'optional'}</span></dt><dd>${p.description ?? meaning(p.name, p.schema ?? {})} <span class="muted">${constraint(p.schema)}</span></dd></div>`,
+      html`<div class="field"><dt><code>${p.name}</code> <span class="muted">${p.in}, ${p.required === true ? 'required' : 'optional'}</span></dt><dd>${p.description || meaning(p.name, p.schema ?? {})} <span class="muted">${constraint(p.schema)}</span></dd></div>`,
   )}</dl>`;
 }
 

@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { TEST_TOKEN } from '../../auth/test-token.js';
 import { html, page } from '../../web/html.js';
-import { renderReference } from '../../web/reference.js';
+import { type OpenApiDocument, renderReference } from '../../web/reference.js';
 import { sendPage } from '../../web/respond.js';
+import { finishDocument } from '../openapi-document.js';
 
 /** `/` and `/docs`: public pages, no credentials. */
 export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -22,8 +23,16 @@ and a link to the document each figure comes from; and it finds companies by nam
 <p>Read the <a href="/docs">API reference</a> or fetch the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>`;
       return sendPage(reply, 200, page('Corporate data API', body));
     });
+    // The page is drawn from the document as served (examples, named schemas), built once per
+    // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens.
+    let served: { publicUrl: string; page: string } | undefined;
     app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-      return sendPage(reply, 200, page('API reference', renderReference(app.swagger() as never)));
+      const publicUrl = ctx.config.publicUrl;
+      if (served?.publicUrl !== publicUrl) {
+        const doc = finishDocument(app.swagger(), publicUrl, publicUrl, ctx.config.rateLimit !== null) as OpenApiDocument;
+        served = { publicUrl, page: page('API reference', renderReference(doc)) };
+      }
+      return sendPage(reply, 200, served.page);
     });
   };
 }

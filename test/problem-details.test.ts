@@ -106,7 +106,10 @@ describe.each(dialects())('errors as problem details on request (%s)', (dialect)
       const body = expectProblem(problem, status, label);
       // The sentence is the plain-text body (the spec's 403 has none: its detail says why).
       if (status !== 403) expect(body.detail, label).toBe(plain.text);
-      else expect(plain.text, label).toBe('');
+      else {
+        expect(plain.text, label).toBe('');
+        expect(body.detail, label).toBe(`Subscription required: this dataset needs the ${body.required_subscription} subscription.`);
+      }
       expect(body, label).toMatchObject(extensions);
       // The credit headers of 402 and 403 stay as they are.
       if (status === 402 || status === 403) expect([problem.cost, problem.balance], label).toEqual([plain.cost, plain.balance]);

@@ -147,24 +147,28 @@ function validationMessage(
 
 /**
  * Sends an error's body in the form the client asked for: the spec's plain-text sentence, or
- * (Accept: application/problem+json or application/json) RFC 9457 problem details. The spec's 403
- * has no plain-text body; its problem details say which subscription it lacks.
+ * (Accept: application/problem+json or application/json) RFC 9457 problem details. `plainBody`
+ * false: the plain-text form has no body (the spec's 403), while the problem details still say why.
  */
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  message: string | undefined,
+  message: string,
   extensions?: ProblemExtensions,
+  plainBody = true,
 ): FastifyReply {
   reply.code(status);
   if (wantsProblem(request.headers.accept)) {
     return reply
       .header('vary', 'accept')
       .type(PROBLEM_TYPE)
-      .send(JSON.stringify(problemOf(status, message ?? statusSentence(status), request.id, extensions)));
+      .send(JSON.stringify(problemOf(status, message, request.id, extensions)));
   }
-  return reply.header('vary', 'accept').type(TEXT).send(message);
+  return reply
+    .header('vary', 'accept')
+    .type(TEXT)
+    .send(plainBody ? message : undefined);
 }
 
 /**
@@ -189,9 +193,8 @@ export function installErrorHandling(app: FastifyInstance): void {
         reply.header(CREDIT_COST_HEADER, error.credits.cost).header(CREDIT_BALANCE_HEADER, error.credits.balance);
       }
       for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
-      // A 403 declares no plain-text body in the spec.
-      const text = error.kind === 'subscription_required' ? undefined : error.message;
-      return sendError(request, reply, error.status, text, error.extensions);
+      // A 403 declares no plain-text body in the spec; its problem details say which subscription it needs.
+      return sendError(request, reply, error.status, error.message, error.extensions, error.kind !== 'subscription_required');
     }
     if (error.validation !== undefined) {
       // The rule of the parameter that failed: a query parameter, or a path parameter (the trace id).

@@ -1,3 +1,4 @@
+import { connect as connectSocket, createServer, type Server, type Socket } from 'node:net';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -8,6 +9,7 @@ import { createAccount } from '../accounts/accounts.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { Biller, type ChargeRequest, type ChargeResult } from './charge.js';
+import { chargeFunction } from './charge-function.js';
 import { grantCredits } from './ledger.js';
 
 /** One operation of a generated run: a billed call on one of three instances, or a grant. */
@@ -290,6 +292,112 @@ describe.each(dialects().filter((d) => d === 'postgres'))('a batch whose connect
       await holder.query('rollback').catch(() => undefined);
       await holder.end();
       await admin.end();
+    }
+  });
+});
+
+/**
+ * A TCP relay to the database that, once armed, swallows the next answer the server sends on an
+ * open connection and cuts that connection: the statement ran (and committed), its client never
+ * hears of it.
+ */
+function lossyRelay(target: URL): Promise<{ url: URL; arm(): void; close(): Promise<void> }> {
+  let armed = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connectSocket(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk) => {
+      if (armed) {
+        armed = false;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const url = new URL(target);
+      url.hostname = '127.0.0.1';
+      url.port = String(typeof address === 'object' && address !== null ? address.port : 0);
+      resolve({
+        url,
+        arm: () => {
+          armed = true;
+        },
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      });
+    }),
+  );
+}
+
+describe.each(dialects().filter((d) => d === 'postgres'))('a batch whose answer is lost after its commit (%s)', (dialect) => {
+  it('is answered from the ledger: its charges are neither lost nor made twice', async () => {
+    const database = await createTestDatabase(dialect);
+    const direct = connect(database.config);
+    const relay = await lossyRelay(new URL(database.url));
+    const db = connect({ kind: 'postgres', url: relay.url.toString() }, { poolSize: 1 });
+    try {
+      await migrate(direct);
+      if (db.dialect !== 'postgres') throw new Error('expected PostgreSQL');
+      const k = direct.kysely;
+      const now = new Date();
+      const a = (await createAccount(k, { email: 'lost-a@example.com', credits: 30, now })).account_id;
+      const b = (await createAccount(k, { email: 'lost-b@example.com', credits: 10, now })).account_id;
+      const charge = chargeFunction(db);
+      const at = now.toISOString();
+      const call = (accountId: string, requestId: string, company?: string): ChargeRequest => ({
+        accountId,
+        keyId: null,
+        endpoint: company === undefined ? 'search' : 'revenues',
+        price: company === undefined ? 1 : FIRST,
+        ...(company === undefined
+          ? {}
+          : { purchase: { dataset: 'revenues', companyId: company, period: 2024, repeatPrice: REPEAT } }),
+        requestId,
+        at,
+      });
+      // A batch answered as usual, so that the instance has seen a ledger entry.
+      expect(await charge([call(a, 'before')])).toEqual([{ ok: true, cost: 1, balance: 29 }]);
+      relay.arm();
+      const outcomes = await charge([
+        call(a, 'l1', 'c1'),
+        call(a, 'l2', 'c1'),
+        call(b, 'l3', 'c1'),
+        call(b, 'l4'),
+        call(a, 'l5', 'c2'),
+      ]);
+      // Charged in the lost batch: answered from the ledger. Refused there (l5: 3 credits left for 25): charged afresh.
+      expect(outcomes).toEqual([
+        { ok: true, cost: 25, balance: 4 },
+        { ok: true, cost: 1, balance: 3 },
+        'retry',
+        { ok: true, cost: 1, balance: 9 },
+        'retry',
+      ]);
+      const { rows } = await sql<{
+        request_id: string;
+      }>`select request_id from ledger where kind = 'charge' order by entry_id`.execute(k);
+      expect(rows.map((r) => r.request_id).sort()).toEqual(['before', 'l1', 'l2', 'l4']);
+    } finally {
+      await db.close();
+      await direct.close();
+      await relay.close();
+      await database.drop();
     }
   });
 });

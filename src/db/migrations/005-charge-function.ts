@@ -6,7 +6,8 @@ import type { Dialect } from '../connect.js';
  * batch is one statement, one round trip and its own transaction (see charge-function.ts in
  * credits). It does what `chargeBatch` (charge-batch.ts) does statement by statement, in the same
  * order: the batch's calls come as arrays in arrival order, one element per call; its outcomes
- * come back one row per call, in the same order (`outcome` 1 charged, 0 refused, 2 retry).
+ * come back one row per call, in the same order (`outcome` 1 charged, 0 refused, 2 retry), each
+ * with the batch's last ledger entry (`last_entry`, none if it charged nothing).
  *
  * - Each distinct purchase (account, dataset, company, period) is inserted once, by the first of
  *   its calls in arrival order, in the global lock order (account, dataset, company, period); that
@@ -27,7 +28,7 @@ create or replace function charge_batch(
   p_account text[], p_key text[], p_endpoint text[], p_price bigint[],
   p_dataset text[], p_company text[], p_period integer[], p_repeat_price bigint[],
   p_subject_company text[], p_subject_period integer[], p_request text[], p_at text[], p_touch boolean[]
-) returns table (outcome smallint, cost bigint, balance bigint)
+) returns table (outcome smallint, cost bigint, balance bigint, last_entry bigint)
 language plpgsql as $fn$
 declare
   n constant integer := coalesce(array_length(p_account, 1), 0);
@@ -42,6 +43,7 @@ declare
   v_left bigint;
   v_locked boolean;
   v_debited bigint;
+  v_last_entry bigint;
   r record;
 begin
   if n = 0 then
@@ -105,13 +107,17 @@ begin
       end if;
     end if;
   end loop;
-  insert into ledger (account_id, amount, balance_after, kind, endpoint, key_id, company_id, reporting_period,
-    request_id, created_at)
-  select p_account[s.i], -v_cost[s.i], v_balance[s.i], 'charge', p_endpoint[s.i], p_key[s.i], p_subject_company[s.i],
-    p_subject_period[s.i], p_request[s.i], p_at[s.i]
-  from generate_series(1, n) as s(i)
-  where v_outcome[s.i] = 1
-  order by p_account[s.i] collate "C", s.i;
+  with lines as (
+    insert into ledger (account_id, amount, balance_after, kind, endpoint, key_id, company_id, reporting_period,
+      request_id, created_at)
+    select p_account[s.i], -v_cost[s.i], v_balance[s.i], 'charge', p_endpoint[s.i], p_key[s.i], p_subject_company[s.i],
+      p_subject_period[s.i], p_request[s.i], p_at[s.i]
+    from generate_series(1, n) as s(i)
+    where v_outcome[s.i] = 1
+    order by p_account[s.i] collate "C", s.i
+    returning entry_id
+  )
+  select max(entry_id) into v_last_entry from lines;
   -- Each key's last use: the time of its last charged call that asks for it.
   for r in
     select k.key_id, k.at from (
@@ -124,7 +130,7 @@ begin
   loop
     update api_keys set last_used_at = r.at where key_id = r.key_id;
   end loop;
-  return query select v_outcome[s.i], v_cost[s.i], v_balance[s.i] from generate_series(1, n) as s(i) order by s.i;
+  return query select v_outcome[s.i], v_cost[s.i], v_balance[s.i], v_last_entry from generate_series(1, n) as s(i) order by s.i;
 end
 $fn$`.execute(db);
 }

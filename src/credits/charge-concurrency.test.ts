@@ -394,9 +394,9 @@ describe.each(dialects().filter((d) => d === 'postgres'))('a batch whose answer 
       }>`select request_id from ledger where kind = 'charge' order by entry_id`.execute(k);
       expect(rows.map((r) => r.request_id).sort()).toEqual(['before', 'l1', 'l2', 'l4']);
     } finally {
+      await relay.close();
       await db.close();
       await direct.close();
-      await relay.close();
       await database.drop();
     }
   });

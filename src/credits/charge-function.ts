@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect.js';
 import { fixedStatement, type Rows } from '../db/fixed-transaction.js';
 import type { ChargeRequest } from './charge.js';
-import type { BatchOutcome } from './charge-batch.js';
+import { type BatchOutcome, batchPlan } from './charge-batch.js';
 
 /**
  * The call of `charge_batch`, the server-side function of migration 005-charge-function: the
@@ -9,7 +9,7 @@ import type { BatchOutcome } from './charge-batch.js';
  */
 const CALL =
   'select outcome, cost, balance, last_entry from charge_batch(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ' +
-  '?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::boolean[])';
+  '?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::boolean[], ?::integer[], ?::integer[], ?::text[])';
 
 /**
  * The charges a batch committed, told by their request ids among the ledger entries of its
@@ -53,6 +53,7 @@ export function chargeFunction(
     // A ledger line names the company-period bought, else the one the call was about.
     const subject = (req: ChargeRequest) => req.purchase ?? req.subject;
     const since = lastEntry;
+    const plan = batchPlan(requests);
     let rows: Rows;
     try {
       rows = await call([
@@ -69,6 +70,9 @@ export function chargeFunction(
         column((r) => r.requestId),
         column((r) => r.at),
         column((r) => r.touchKey === true),
+        plan.first.map((i) => (i < 0 ? null : i + 1)),
+        plan.buys.map((i) => i + 1),
+        plan.accounts,
       ]);
     } catch (error) {
       const lines = await committed([[...new Set(column((r) => r.accountId))], since, column((r) => r.requestId)]).catch(() => {

@@ -5,9 +5,11 @@ import type { Dialect } from '../connect.js';
  * PostgreSQL: the billed path's batch as one server-side function, `charge_batch`, so that a
  * batch is one statement, one round trip and its own transaction (see charge-function.ts in
  * credits). It does what `chargeBatch` (charge-batch.ts) does statement by statement, in the same
- * order: the batch's calls come as arrays in arrival order, one element per call; its outcomes
- * come back one row per call, in the same order (`outcome` 1 charged, 0 refused, 2 retry), each
- * with the batch's last ledger entry (`last_entry`, none if it charged nothing).
+ * order: the batch's calls come as arrays in arrival order, one element per call, with the
+ * batch's plan (`batchPlan`: each call's first call for the same purchase, the purchases and the
+ * accounts in the global lock order, all 1-based); its outcomes come back one row per call, in the
+ * same order (`outcome` 1 charged, 0 refused, 2 retry), each with the batch's last ledger entry
+ * (`last_entry`, none if it charged nothing).
  *
  * - Each distinct purchase (account, dataset, company, period) is inserted once, by the first of
  *   its calls in arrival order, in the global lock order (account, dataset, company, period); that
@@ -15,25 +17,25 @@ import type { Dialect } from '../connect.js';
  * - Each account once, in account order: its row is locked and its calls priced in arrival order,
  *   each guarded by `balance >= cost`. A refused first access drops the purchase it inserted; the
  *   calls priced on that purchase come back as `retry`. The total is debited with the same guard.
- * - One ledger line per charged call, by account and arrival; then the keys' last use, by key.
+ * - One ledger line per charged call, by account and arrival; then the keys' last use, by key
+ *   (compared byte by byte, `collate "C"`, as the plan compares texts).
  *
- * Texts compare byte by byte (`collate "C"`), whatever the database's collation, so every batch
- * takes its locks in the same order and batches of several instances cannot deadlock. SQLite has
- * no server-side functions: it keeps the statements of charge-batch.ts, run in-process.
- */
+ * Every batch takes its locks in the plan's order, so batches of several instances cannot
+ * deadlock. SQLite has no server-side functions: it keeps the statements of charge-batch.ts, run
+ * in-process. */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
   await sql`
 create or replace function charge_batch(
   p_account text[], p_key text[], p_endpoint text[], p_price bigint[],
   p_dataset text[], p_company text[], p_period integer[], p_repeat_price bigint[],
-  p_subject_company text[], p_subject_period integer[], p_request text[], p_at text[], p_touch boolean[]
+  p_subject_company text[], p_subject_period integer[], p_request text[], p_at text[], p_touch boolean[],
+  p_first integer[], p_buys integer[], p_accounts text[]
 ) returns table (outcome smallint, cost bigint, balance bigint, last_entry bigint)
 language plpgsql as $fn$
 declare
   n constant integer := coalesce(array_length(p_account, 1), 0);
   v_cost bigint[] := p_price;
-  v_first integer[] := array_fill(null::integer, array[n]);
   v_bought boolean[] := array_fill(false, array[n]);
   v_voided boolean[] := array_fill(false, array[n]);
   v_balance bigint[] := array_fill(-1::bigint, array[n]);
@@ -44,35 +46,24 @@ declare
   v_locked boolean;
   v_debited bigint;
   v_last_entry bigint;
+  i integer;
   r record;
 begin
   if n = 0 then
     return;
   end if;
-  -- The first call of each purchase, in arrival order.
-  for r in
-    select s.i, min(s.i) over (partition by p_account[s.i], p_dataset[s.i], p_company[s.i], p_period[s.i]) as first
-    from generate_series(1, n) as s(i)
-    where p_dataset[s.i] is not null
-  loop
-    v_first[r.i] := r.first;
-  end loop;
-  for r in
-    select s.i from generate_series(1, n) as s(i)
-    where v_first[s.i] = s.i
-    order by p_account[s.i] collate "C", p_dataset[s.i] collate "C", p_company[s.i] collate "C", p_period[s.i]
-  loop
+  foreach i in array p_buys loop
     insert into purchases (account_id, dataset, company_id, reporting_period, created_at)
-    values (p_account[r.i], p_dataset[r.i], p_company[r.i], p_period[r.i], p_at[r.i])
+    values (p_account[i], p_dataset[i], p_company[i], p_period[i], p_at[i])
     on conflict (account_id, dataset, company_id, reporting_period) do nothing;
-    v_bought[r.i] := found;
+    v_bought[i] := found;
   end loop;
   for i in 1 .. n loop
     if p_dataset[i] is not null and not v_bought[i] then
       v_cost[i] := p_repeat_price[i];
     end if;
   end loop;
-  for v_account in select distinct t.a collate "C" from unnest(p_account) as t(a) order by 1 loop
+  foreach v_account in array p_accounts loop
     -- A no-op write: locks the account's row and reads its balance.
     update accounts set balance = accounts.balance where account_id = v_account returning accounts.balance into v_opening;
     v_locked := found;
@@ -80,7 +71,7 @@ begin
     v_left := v_opening;
     for i in 1 .. n loop
       continue when p_account[i] <> v_account;
-      if v_first[i] is not null and v_voided[v_first[i]] then
+      if p_first[i] is not null and v_voided[p_first[i]] then
         v_outcome[i] := 2;
         continue;
       end if;
@@ -114,22 +105,24 @@ begin
       p_subject_period[s.i], p_request[s.i], p_at[s.i]
     from generate_series(1, n) as s(i)
     where v_outcome[s.i] = 1
-    order by p_account[s.i] collate "C", s.i
+    order by array_position(p_accounts, p_account[s.i]), s.i
     returning entry_id
   )
   select max(entry_id) into v_last_entry from lines;
   -- Each key's last use: the time of its last charged call that asks for it.
-  for r in
-    select k.key_id, k.at from (
-      select distinct on (p_key[s.i]) p_key[s.i] as key_id, p_at[s.i] as at
-      from generate_series(1, n) as s(i)
-      where p_key[s.i] is not null and coalesce(p_touch[s.i], false) and v_outcome[s.i] = 1
-      order by p_key[s.i], s.i desc
-    ) as k
-    order by k.key_id collate "C"
-  loop
-    update api_keys set last_used_at = r.at where key_id = r.key_id;
-  end loop;
+  if true = any(p_touch) then
+    for r in
+      select k.key_id, k.at from (
+        select distinct on (p_key[s.i]) p_key[s.i] as key_id, p_at[s.i] as at
+        from generate_series(1, n) as s(i)
+        where p_key[s.i] is not null and coalesce(p_touch[s.i], false) and v_outcome[s.i] = 1
+        order by p_key[s.i], s.i desc
+      ) as k
+      order by k.key_id collate "C"
+    loop
+      update api_keys set last_used_at = r.at where key_id = r.key_id;
+    end loop;
+  end if;
   return query select v_outcome[s.i], v_cost[s.i], v_balance[s.i], v_last_entry from generate_series(1, n) as s(i) order by s.i;
 end
 $fn$`.execute(db);

@@ -30,8 +30,8 @@ const RETRY = 2;
  * A batch whose statement fails is whole or absent in the database, but a broken connection does
  * not say which: the commit may have happened just before the answer was lost. So the ledger is
  * asked: the batch's calls whose request ids it holds since the last entry any batch of this
- * instance had seen when this one was sent (entries are numbered in commit order of each account's
- * lock, and always upwards) were charged, and are answered from their ledger lines; the others
+ * instance had seen when this one was sent (entries are numbered by a sequence, always upwards, so
+ * a batch sent after an answer makes entries after that answer's) were charged, and are answered from their ledger lines; the others
  * were refused or never charged, and come back as `retry`, to be charged afresh (a refused call
  * leaves no trace, so charging it again is as if it had come later). When none was charged, the
  * error is thrown as is, and the caller charges each call again alone.

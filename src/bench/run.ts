@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -11,6 +11,7 @@ import { DEMO_BUNDLE_DIR } from '../cli/open-database.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { importBundle } from '../ingest/bundle/import-bundle.js';
+import { pgbenchDebit } from './pgbench.js';
 import { benchSearch } from './search-bench.js';
 import { startThrowawayPostgres } from './throwaway-postgres.js';
 
@@ -20,7 +21,9 @@ import { startThrowawayPostgres } from './throwaway-postgres.js';
  * resolution, one charging transaction) and a search for `a`, each against a bare Fastify route
  * exchanging the same bytes (asked with the same request headers, the key included; answering with
  * the same headers and a body of the same size), measured in the same run and alternated, so the
- * ratios mean something on a noisy machine.
+ * ratios mean something on a noisy machine. On PostgreSQL also, in the same run and on the same
+ * throwaway server: pgbench debiting one account's row (the floor a billed call is compared with),
+ * and the billed path on three instances of the app on one database against one instance.
  */
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -35,6 +38,8 @@ const SEARCH_SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000')
 /** BENCH_CPU_PROF=<dir>: the measured server writes a V8 CPU profile there when it stops. */
 const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const SEARCH_PATH = '/api/v1/companies/search?query=a';
+/** PostgreSQL: instances on one database compared with one (BENCH_INSTANCES=1 skips it). */
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 3);
 /**
  * BENCH_RATE_LIMIT=N/s compares the billed path with rate limiting off and at that limit (high
  * enough never to refuse), two apps in one process on one database, alternated round by round.
@@ -80,6 +85,19 @@ const FRAMEWORK_HEADERS = new Set(['content-length', 'content-type', 'date', 'co
 /** The app's own headers of an answer, which the bare route sends too, so both send the same bytes. */
 function appHeaders(headers: Headers): Record<string, string> {
   return Object.fromEntries([...headers].filter(([name]) => !FRAMEWORK_HEADERS.has(name)));
+}
+
+/** The share of the machine's CPU time left idle while `work` ran (all cores, every process). */
+async function idleDuring<T>(work: () => Promise<T>): Promise<{ result: T; idle: number }> {
+  const times = () =>
+    cpus().reduce((t, c) => ({ idle: t.idle + c.times.idle, all: t.all + Object.values(c.times).reduce((a, b) => a + b, 0) }), {
+      idle: 0,
+      all: 0,
+    });
+  const before = times();
+  const result = await work();
+  const after = times();
+  return { result, idle: (after.idle - before.idle) / Math.max(1, after.all - before.all) };
 }
 
 function cannon(url: string, key?: string): Promise<autocannon.Result> {
@@ -197,6 +215,7 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     stdio: SERVE_PAIR_STDIO,
   });
   await new Promise((r) => child.once('message', r));
+  const others: ReturnType<typeof spawn>[] = [];
   try {
     await cannon(`http://127.0.0.1:${appPort}${path}`, key); // warm-up
     if (RATE_LIMIT !== undefined) {
@@ -222,23 +241,68 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       `${label.padEnd(10)} ${what.padEnd(24)} ${median(app).toFixed(0).padStart(7)} req/s | bare route ${median(bare).toFixed(0).padStart(7)} req/s | ratio ${(median(app) / median(bare)).toFixed(2)}, median of round ratios ${median(app.map((a, i) => a / (bare[i] ?? a))).toFixed(2)} | body ${bytes} B, ${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${DURATION_S}s | rounds ${app.map((a, i) => `${a.toFixed(0)}/${(bare[i] ?? 0).toFixed(0)}`).join(' ')}\n`;
     process.stdout.write(line('billed revenues (repeat)', rounds.billed, rounds.bare, first.bytes));
     process.stdout.write(line('search "a"', rounds.search, rounds.bareSearch, first.searchBytes));
+    if (label !== 'postgres') return;
+    // Last, so that its hundred thousand updates of one row come after the app's rounds.
+    const debit = async () => {
+      const one = await pgbenchDebit(databaseUrl, 1, DURATION_S);
+      const many = await pgbenchDebit(databaseUrl, CONNECTIONS, DURATION_S);
+      process.stdout.write(
+        `${label.padEnd(10)} pgbench one-row debit     1 client ${one.toFixed(0).padStart(7)} tx/s | ${CONNECTIONS} clients ${many.toFixed(0).padStart(7)} tx/s | billed revenues / ${CONNECTIONS} clients ${(median(rounds.billed) / many).toFixed(2)} | update accounts set balance = balance - 1 where account_id = ? and balance >= 1 (prepared), one row, same server\n`,
+      );
+    };
+    if (INSTANCES < 2) return await debit();
+    // More instances of the app on the same database, the same account and key; each asked by
+    // CONNECTIONS connections at once, against the first instance alone, alternated.
+    for (let i = 1; i < INSTANCES; i++) {
+      const other = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
+        env: { ...env, BENCH_APP_PORT: String(appPort + 2 * i), BENCH_BARE_PORT: String(barePort + 2 * i) },
+        stdio: SERVE_PAIR_STDIO,
+      });
+      others.push(other);
+      await new Promise((r) => other.once('message', r));
+      await cannon(`http://127.0.0.1:${appPort + 2 * i}${path}`, key); // warm-up
+    }
+    const ports = [appPort, ...others.map((_, i) => appPort + 2 * (i + 1))];
+    const alone: number[] = [];
+    const together: number[] = [];
+    const idle = { alone: [] as number[], together: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const one = await idleDuring(() => cannon(`http://127.0.0.1:${appPort}${path}`, key));
+      alone.push(one.result.requests.average);
+      idle.alone.push(one.idle);
+      const all = await idleDuring(() => Promise.all(ports.map((port) => cannon(`http://127.0.0.1:${port}${path}`, key))));
+      if (all.result.some((r) => r.non2xx > 0 || r.errors > 0)) throw new Error('billed path on several instances: errors');
+      together.push(all.result.reduce((sum, r) => sum + r.requests.average, 0));
+      idle.together.push(all.idle);
+    }
+    const percent = (x: number) => `${(100 * x).toFixed(0)} %`;
+    process.stdout.write(
+      `${label.padEnd(10)} billed revenues, ${ports.length} instances ${median(together).toFixed(0).padStart(7)} req/s | 1 instance ${median(alone).toFixed(0).padStart(7)} req/s | ratio ${(median(together) / median(alone)).toFixed(2)}, median of round ratios ${median(together.map((t, i) => t / (alone[i] ?? t))).toFixed(2)} | one account, ${CONNECTIONS} connections per instance | CPU idle ${percent(median(idle.together))} / ${percent(median(idle.alone))} | rounds ${together.map((t, i) => `${t.toFixed(0)}/${(alone[i] ?? 0).toFixed(0)}`).join(' ')}\n`,
+    );
+    await debit();
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    for (const c of [child, ...others]) {
+      c.kill('SIGTERM');
+      await new Promise((r) => c.once('exit', r));
+    }
   }
 }
 
 async function main(): Promise<void> {
   if (!existsSync(join(BUNDLE, 'companies.csv'))) throw new Error(`no bundle at ${BUNDLE}`);
   for (const size of SEARCH_SIZES) benchSearch(size, (line) => process.stdout.write(line));
-  const dir = mkdtempSync(join(tmpdir(), 'corpdata-bench-'));
-  try {
-    await measure('sqlite', `sqlite:${join(dir, 'bench.db')}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (process.env.BENCH_SKIP_SQLITE !== '1') {
+    const dir = mkdtempSync(join(tmpdir(), 'corpdata-bench-'));
+    try {
+      await measure('sqlite', `sqlite:${join(dir, 'bench.db')}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   if (process.env.BENCH_SKIP_POSTGRES === '1') return;
-  const server = process.env.CORPDATA_BENCH_PG_URL === undefined ? startThrowawayPostgres() : undefined;
+  // BENCH_PG_DURABLE=1: the throwaway server flushes every commit to disk before acknowledging it, as in service.
+  const durable = process.env.BENCH_PG_DURABLE === '1';
+  const server = process.env.CORPDATA_BENCH_PG_URL === undefined ? startThrowawayPostgres({ durable }) : undefined;
   const admin = process.env.CORPDATA_BENCH_PG_URL ?? server?.url ?? '';
   try {
     const client = new pg.Client({ connectionString: admin });

@@ -10,7 +10,8 @@ export interface ThrowawayPostgres {
   stop(): void;
 }
 
-function binDir(): string {
+/** The folder of the newest installed PostgreSQL's programs (initdb, pg_ctl, pgbench…). */
+export function binDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   const version = versions[0];
@@ -21,9 +22,10 @@ function binDir(): string {
 
 /**
  * Starts a throwaway cluster on a random loopback port. Durability is off (fsync, synchronous
- * commit) because the data dies with it. Debian's binaries refuse root, so then it runs as postgres.
+ * commit) because the data dies with it, unless `durable` asks for commits as in service (each
+ * one flushed to disk before it is acknowledged). Debian's binaries refuse root, so then it runs as postgres.
  */
-export function startThrowawayPostgres(): ThrowawayPostgres {
+export function startThrowawayPostgres(options: { durable?: boolean } = {}): ThrowawayPostgres {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'corpdata-pg-'));
   chmodSync(dir, 0o777);
@@ -37,8 +39,9 @@ export function startThrowawayPostgres(): ThrowawayPostgres {
   const data = join(dir, 'data');
   const port = 20000 + Math.floor(Math.random() * 20000);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', options, 'start']);
+  const durability = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=300`;
+  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', settings, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {

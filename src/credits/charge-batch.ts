@@ -34,6 +34,35 @@ function purchaseOrder(a: Buying, b: Buying): number {
   );
 }
 
+/** Who comes first in a batch, and the global order its locks are taken in. */
+export interface BatchPlan {
+  /** For each call, the index of the batch's first call for the same purchase (its own for that one); -1 without a purchase. */
+  first: number[];
+  /** The first call of each purchase of the batch, in the order purchases are locked. */
+  buys: number[];
+  /** The batch's accounts, in the order they are locked. */
+  accounts: string[];
+}
+
+/** Plans a batch: calls for one purchase key share its insert, made by the first of them in arrival order. */
+export function batchPlan(requests: readonly ChargeRequest[]): BatchPlan {
+  const first = new Array<number>(requests.length).fill(-1);
+  // Compared field by field, not as a key string made per call: batches hold few distinct purchases.
+  const buys: { index: number; buying: Buying }[] = [];
+  requests.forEach(({ accountId, purchase }, index) => {
+    if (purchase === undefined) return;
+    const buying = { accountId, purchase };
+    const earlier = buys.find((b) => purchaseOrder(b.buying, buying) === 0);
+    first[index] = earlier?.index ?? index;
+    if (earlier === undefined) buys.push({ index, buying });
+  });
+  return {
+    first,
+    buys: buys.sort((a, b) => purchaseOrder(a.buying, b.buying)).map((b) => b.index),
+    accounts: [...new Set(requests.map((r) => r.accountId))].sort(compareText),
+  };
+}
+
 /** A charge's outcome, or `retry` when it must run again in a later batch. */
 export type BatchOutcome = { ok: boolean; cost: number; balance: number } | 'retry';
 
@@ -73,18 +102,11 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
       outcome: 'refused',
     }),
   );
-  // Compared field by field, not as a key string made per call: batches hold few distinct purchases.
-  const firsts: { item: Item; buying: Buying }[] = [];
-  for (const item of items) {
-    const { accountId, purchase } = item.req;
-    if (purchase === undefined) continue;
-    const buying = { accountId, purchase };
-    const first = firsts.find((f) => purchaseOrder(f.buying, buying) === 0);
-    item.first = first?.item ?? item;
-    if (first === undefined) firsts.push({ item, buying });
-  }
-  for (const { item, buying } of firsts.sort((a, b) => purchaseOrder(a.buying, b.buying))) {
-    const p = buying.purchase;
+  const plan = batchPlan(requests);
+  for (const item of items) item.first = items[plan.first[item.index] ?? -1];
+  for (const index of plan.buys) {
+    const item = items[index] as Item;
+    const p = item.req.purchase as Buying['purchase'];
     const inserted = yield {
       text: SQL.insertPurchase,
       params: [item.req.accountId, p.dataset, p.companyId, p.period, item.req.at],
@@ -97,8 +119,7 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
   }
   // Each account once, in account order: lock it, then price its calls in arrival order.
   const debits = [...items].sort((a, b) => compareText(a.req.accountId, b.req.accountId) || a.index - b.index);
-  const accounts = [...new Set(debits.map((i) => i.req.accountId))];
-  for (const accountId of accounts) {
+  for (const accountId of plan.accounts) {
     const locked = yield { text: SQL.lockBalance, params: [accountId] };
     const opening = Number(locked[0]?.balance ?? 0);
     let balance = opening;

@@ -11,11 +11,14 @@ export type Dialect = DatabaseConfig['kind'];
 
 /**
  * A Kysely handle plus the one fact the few dialect branches need; on SQLite also the connection
- * itself and its statement cache, for the billed path's synchronous transactions (see
- * fixed-transaction.ts).
+ * itself and its statement cache, for the billed path's synchronous transactions, and on
+ * PostgreSQL the pool, for the billed path's one-statement batches (see fixed-transaction.ts).
  */
 export type Db =
-  | DbOf<'postgres'>
+  | (DbOf<'postgres'> & {
+      /** The pool Kysely draws from: a statement run on it is its own transaction. */
+      readonly pool: pg.Pool;
+    })
   | (DbOf<'sqlite'> & {
       readonly sqlite: SqliteDatabase.Database;
       /** The prepared statement of a SQL text, kept by text (the cache Kysely's statements use too). */
@@ -127,7 +130,7 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
       setTimeout(resolve, CLOSE_WAIT_MS).unref();
     });
   };
-  return { kysely, dialect: 'postgres', close };
+  return { kysely, dialect: 'postgres', pool, close };
 }
 
 const CLOSE_WAIT_MS = 5000;

@@ -83,6 +83,21 @@ function postgresTransaction(db: Db): FixedTransaction {
     });
 }
 
+/**
+ * One statement that is a whole transaction by itself (on PostgreSQL, a call of a server-side
+ * function doing the transaction's work), in portable SQL with `?` placeholders: run outside any
+ * explicit transaction, so it commits on its own, in one round trip; prepared once per connection
+ * under `name`. Rejected if the connection breaks: the statement's work is then whole or absent.
+ */
+export function fixedStatement(
+  db: Extract<Db, { dialect: 'postgres' }>,
+  name: string,
+  text: string,
+): (params: readonly unknown[]) => Promise<Rows> {
+  const query = { name, text: numbered(text) };
+  return async (params) => (await db.pool.query<Record<string, unknown>>({ ...query, values: params as unknown[] })).rows;
+}
+
 /** `make` of a statement's text (and a row count), made once per text and count (a bounded cache). */
 function textCache(make: (text: string, count: number) => string): (text: string, count: number) => string {
   const texts = new Map<string, string>();

@@ -5,6 +5,7 @@ import * as initial from './migrations/001-initial.js';
 import * as secFilings from './migrations/002-sec-filings.js';
 import * as datasets from './migrations/003-datasets.js';
 import * as ledgerRowid from './migrations/004-ledger-rowid.js';
+import * as chargeFunction from './migrations/005-charge-function.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -17,6 +18,7 @@ function provider(db: Db): MigrationProvider {
       '002-sec-filings': bind(secFilings),
       '003-datasets': bind(datasets),
       '004-ledger-rowid': bind(ledgerRowid),
+      '005-charge-function': bind(chargeFunction),
     }),
   };
 }

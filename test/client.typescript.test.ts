@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CorpdataError, createCorpdataClient } from '../clients/typescript/src/index.js';
+import { backoffDelayMs, CorpdataError, createCorpdataClient, retryAfterSeconds } from '../clients/typescript/src/index.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { pointId } from '../src/ingest/bundle/import-bundle.js';
 import { dialects } from './support/dialects.js';
@@ -175,6 +175,28 @@ async function refusal(call: Promise<unknown>): Promise<CorpdataError> {
   expect(error).toBeInstanceOf(CorpdataError);
   return error as CorpdataError;
 }
+
+describe('how long the TypeScript client waits before a retry', () => {
+  it('backs off exponentially with jitter, half of each delay for sure, up to the ceiling', () => {
+    const options = { backoffMs: 500, maxBackoffMs: 10_000 };
+    expect([0, 1, 2, 3].map((attempt) => backoffDelayMs(attempt, { ...options, random: () => 0 }))).toEqual([
+      250, 500, 1000, 2000,
+    ]);
+    expect([0, 1, 2, 3].map((attempt) => backoffDelayMs(attempt, { ...options, random: () => 1 }))).toEqual([
+      500, 1000, 2000, 4000,
+    ]);
+    expect(backoffDelayMs(10, { ...options, random: () => 1 })).toBe(10_000);
+    for (let i = 0; i < 100; i++) expect(backoffDelayMs(2, options)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterSeconds('7', now)).toBe(7);
+    expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect([retryAfterSeconds('soon', now), retryAfterSeconds(null, now)]).toEqual([undefined, undefined]);
+  });
+});
 
 describe('the TypeScript client when the network or the server misbehaves', () => {
   let t: TestApp;

@@ -44,6 +44,14 @@ class Refusal:
         return True
 
 
+class TheDatasets(unittest.TestCase):
+    def test_are_those_of_the_served_document(self):
+        with urllib.request.urlopen(URL + "/api/v1/openapi.json") as response:
+            paths = json.load(response)["paths"]
+        served = {p[len("/api/v1/"):-len("/periods")] for p in paths if p.endswith("/periods")}
+        self.assertEqual(set(DATASETS), served)
+
+
 class WithTheTestToken(unittest.TestCase):
     def setUp(self):
         self.corpdata = Client(URL, TEST_TOKEN, max_retries=0)

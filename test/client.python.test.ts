@@ -30,9 +30,9 @@ describe.each(dialects())('the Python client against a live server (%s)', (diale
       CORPDATA_FLAKY_URL: flaky.url,
       CORPDATA_CLOSED_URL: await closedPortUrl(),
     };
-    // Standard library only: -I ignores the environment's Python paths and user site-packages.
+    // Standard library only: -I ignores the environment's Python paths and user site-packages; -B writes no __pycache__.
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile('python3', ['-I', TESTS], { env, timeout: 60_000 }, (error, stdout, stderr) =>
+      execFile('python3', ['-I', '-B', TESTS], { env, timeout: 60_000 }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : Number(error.code ?? 1), output: stdout + stderr }),
       );
     });

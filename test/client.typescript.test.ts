@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CorpdataError, createCorpdataClient } from '../clients/typescript/src/index.js';
+import { backoffDelayMs, CorpdataError, createCorpdataClient, retryAfterSeconds } from '../clients/typescript/src/index.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { pointId } from '../src/ingest/bundle/import-bundle.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc } from './support/fixture.js';
+import { closedPortUrl, type FlakyServer, startFlakyServer } from './support/flaky-server.js';
 import { GHG_BUNDLE, startApp, type TestApp } from './support/test-app.js';
 
 const CLIENT_DIR = fileURLToPath(new URL('../clients/typescript/', import.meta.url));
@@ -163,4 +164,187 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
       await limited.close();
     }
   }, 30_000);
+});
+
+/** The CorpdataError a call rejects with (and fails the test if it resolves). */
+async function refusal(call: Promise<unknown>): Promise<CorpdataError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CorpdataError);
+  return error as CorpdataError;
+}
+
+describe('how long the TypeScript client waits before a retry', () => {
+  it('backs off exponentially with jitter, half of each delay for sure, up to the ceiling', () => {
+    const options = { backoffMs: 500, maxBackoffMs: 10_000 };
+    expect([0, 1, 2, 3].map((attempt) => backoffDelayMs(attempt, { ...options, random: () => 0 }))).toEqual([
+      250, 500, 1000, 2000,
+    ]);
+    expect([0, 1, 2, 3].map((attempt) => backoffDelayMs(attempt, { ...options, random: () => 1 }))).toEqual([
+      500, 1000, 2000, 4000,
+    ]);
+    expect(backoffDelayMs(10, { ...options, random: () => 1 })).toBe(10_000);
+    for (let i = 0; i < 100; i++) expect(backoffDelayMs(2, options)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterSeconds('7', now)).toBe(7);
+    expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect([retryAfterSeconds('soon', now), retryAfterSeconds(null, now)]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('the TypeScript client when the network or the server misbehaves', () => {
+  let t: TestApp;
+  let flaky: FlakyServer;
+  beforeAll(async () => {
+    t = await startApp(dialects()[0] ?? 'sqlite');
+    flaky = await startFlakyServer(t.url);
+  });
+  afterAll(async () => {
+    await flaky.close();
+    await t.close();
+  });
+  const client = (options: { maxRetries?: number; maxWaitSeconds?: number; timeout?: number } = {}) =>
+    createCorpdataClient({ baseUrl: flaky.url, apiKey: TEST_TOKEN, backoffMs: 20, maxBackoffMs: 100, ...options });
+
+  it('retries 502, 503, 504 and 429 with backoff, then answers', async () => {
+    const before = flaky.requests;
+    flaky.fail({ status: 502 }, { status: 503 }, { status: 504 }, { status: 429 });
+    const answer = await client({ maxRetries: 4 }).revenues({ ticker: 'ANY', reporting_period: -1 });
+    expect(answer.data.length).toBeGreaterThan(0);
+    expect([answer.noData, answer.testMode]).toEqual([false, true]);
+    expect(flaky.requests - before).toBe(5);
+  });
+
+  it('waits the Retry-After the server gave, and gives up at once when it is beyond maxWaitSeconds', async () => {
+    flaky.fail({ status: 429, retryAfter: '1' });
+    const started = Date.now();
+    await client().account();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+
+    flaky.fail({ status: 503, retryAfter: '120' });
+    const at = Date.now();
+    const error = await refusal(client({ maxWaitSeconds: 60 }).account());
+    expect([error.kind, error.status, error.retryAfter]).toEqual(['unavailable', 503, 120]);
+    expect(Date.now() - at).toBeLessThan(1000);
+  });
+
+  it('retries when the connection is reset, and gives up past maxRetries with the last answer', async () => {
+    const before = flaky.requests;
+    flaky.fail({ reset: true }, { reset: true });
+    expect((await client().account()).data.account_id).toBeTruthy();
+    expect(flaky.requests - before).toBe(3);
+
+    flaky.fail({ status: 502 }, { status: 502 }, { status: 502 });
+    const error = await refusal(client({ maxRetries: 2 }).account());
+    expect([error.kind, error.status, error.message]).toEqual(['bad_gateway', 502, 'Flaky answer 502.']);
+
+    flaky.fail({ reset: true }, { reset: true });
+    const reset = await refusal(client({ maxRetries: 1 }).account());
+    expect([reset.kind, reset.status]).toEqual(['network', 0]);
+  });
+
+  it('fails with kind network when nothing listens, after its retries', async () => {
+    const url = await closedPortUrl();
+    const error = await refusal(
+      createCorpdataClient({ baseUrl: url, apiKey: TEST_TOKEN, maxRetries: 2, backoffMs: 10 }).account(),
+    );
+    expect([error.kind, error.status]).toEqual(['network', 0]);
+    expect(error.message).toBe(`Could not reach ${url} (ECONNREFUSED).`);
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
+  it("fails with kind timeout past the call's timeout, and kind aborted when its signal aborts", async () => {
+    flaky.fail({ delayMs: 3000 });
+    let started = Date.now();
+    const late = await refusal(client().account({ timeout: 200 }));
+    expect([late.kind, late.status]).toEqual(['timeout', 0]);
+    expect(Date.now() - started).toBeLessThan(1500);
+
+    // The client's default timeout, retries included: a backoff does not outlive it.
+    flaky.fail({ status: 503, retryAfter: '5' });
+    started = Date.now();
+    expect((await refusal(client({ timeout: 300 }).account())).kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
+
+    flaky.fail({ delayMs: 3000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const aborted = await refusal(client().account({ signal: controller.signal, timeout: 10_000 }));
+    expect(aborted.kind).toBe('aborted');
+    expect((await refusal(client().account({ signal: AbortSignal.abort() }))).kind).toBe('aborted');
+  });
+});
+
+describe('the TypeScript client with the test token: no data and problem details', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(dialects()[0] ?? 'sqlite');
+  });
+  afterAll(() => t.close());
+  const mock = () => createCorpdataClient({ baseUrl: t.url, apiKey: TEST_TOKEN, maxRetries: 0 });
+
+  it('answers a 204 with noData and an empty array, on every dataset', async () => {
+    const corpdata = mock();
+    const query = { ticker: 'MOCK204', reporting_period: -1 };
+    for (const answer of [
+      await corpdata.revenues(query),
+      await corpdata.ghgEmissions(query),
+      await corpdata.ghgIntensity(query),
+      await corpdata.dataset('ghg-intensity', query),
+    ]) {
+      expect([answer.data, answer.noData, answer.testMode]).toEqual([[], true, true]);
+    }
+    const some = await corpdata.dataset('ghg-emissions', { ticker: 'ANY', reporting_period: -1 });
+    expect(some.noData).toBe(false);
+    expect(some.data[0]?.unit).toBe('tCO2e');
+  });
+
+  it('reads the problem details of 402, 403 and 404 into the error', async () => {
+    const corpdata = mock();
+    for (const name of ['revenues', 'ghg-emissions', 'ghg-intensity'] as const) {
+      const forbidden = await refusal(corpdata.dataset(name, { ticker: 'MOCK403', reporting_period: -1 }));
+      expect([forbidden.kind, forbidden.status, forbidden.title]).toEqual([
+        'subscription_required',
+        403,
+        'Subscription required',
+      ]);
+      expect(forbidden.requiredSubscription).toBe(name === 'revenues' ? 'revenues' : 'ghg');
+      expect(forbidden.message).toBe(forbidden.detail);
+      expect(forbidden.message).not.toMatch(/^HTTP/);
+      expect(forbidden.problem?.instance).toBe(`urn:uuid:${forbidden.requestId}`);
+
+      const unknown = await refusal(corpdata.dataset(name, { ticker: 'MOCK404', reporting_period: -1 }));
+      expect([unknown.kind, unknown.status, unknown.detail, unknown.didYouMean]).toEqual([
+        'not_found',
+        404,
+        'No company matches the given ticker.',
+        [],
+      ]);
+
+      const poor = await refusal(corpdata.dataset(name, { ticker: 'MOCK402', reporting_period: -1 }));
+      expect([poor.kind, poor.status, poor.credits?.balance]).toEqual(['insufficient_credits', 402, 0]);
+      expect(poor.detail).toMatch(/^Insufficient credits/);
+    }
+  });
+
+  it('reads the problem details of 400, 401 and a real 404 into the error', async () => {
+    const a = await t.account({ credits: 100 });
+    const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key, maxRetries: 0 });
+    const bad = await refusal(corpdata.revenues({ ticker: 'BETA', reporting_period: 1999 }));
+    expect([bad.kind, bad.param]).toEqual(['bad_request', 'reporting_period']);
+    const anonymous = await refusal(createCorpdataClient({ baseUrl: t.url, apiKey: 'not.a.key' }).account());
+    expect([anonymous.kind, anonymous.status, typeof anonymous.title]).toEqual(['unauthorized', 401, 'string']);
+    const close = await refusal(corpdata.revenues({ ticker: 'BETAX', reporting_period: -1 }));
+    expect(close.kind).toBe('not_found');
+    expect(Array.isArray(close.didYouMean)).toBe(true);
+    const period = await refusal(corpdata.revenues({ ticker: 'BETA', reporting_period: 2020 }));
+    expect([period.kind, period.availablePeriods]).toEqual(['not_found', [2024, 2023, 2022]]);
+    expect((await corpdata.account()).data.balance).toBe(100);
+  });
 });

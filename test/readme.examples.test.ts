@@ -36,6 +36,25 @@ function expectMockAnswer(lines: string[], baseUrl: string): void {
   for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^2025 [0-9]+ USD ${baseUrl}/trace/mock-[0-9a-f-]{36}$`));
 }
 
+/** The examples ask for Snowflake, the demo company with current figures. */
+const TICKER = 'SNOW';
+
+/** The example asking for another ticker: the test token's MOCK tickers answer 204, 403, 404. */
+function forTicker(code: string, ticker: string): string {
+  const changed = code
+    .replaceAll(`ticker=${TICKER}&`, `ticker=${ticker}&`)
+    .replaceAll(`ticker: '${TICKER}'`, `ticker: '${ticker}'`);
+  expect(changed).not.toBe(code);
+  return changed;
+}
+
+/** What every example prints for a 204 and for refusals (status and the problem's detail). */
+const OTHER_ANSWERS: Array<[string, string[]]> = [
+  ['MOCK204', ['cost 0 balance 0', 'no figure for this period']],
+  ['MOCK403', ['403 Forbidden. (needs the revenues subscription)']],
+  ['MOCK404', ['404 No company matches the given ticker.']],
+];
+
 describe.each(dialects())("the README's first call, run against a live server (%s)", (dialect) => {
   let t: TestApp;
   let env: Record<string, string>;
@@ -55,30 +74,44 @@ describe.each(dialects())("the README's first call, run against a live server (%
     const records = JSON.parse(stdout) as Array<{ reporting_period: number; traceability_source_url: string }>;
     expect(records[0]?.reporting_period).toBe(2025);
     expect(records[0]?.traceability_source_url.startsWith(`${linkBase()}/trace/`)).toBe(true);
+    // A refusal comes as problem details.
+    const refused = await run('sh', ['-c', live(forTicker(example('curl'), 'MOCK403'))], env);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ status: 403, required_subscription: 'revenues' });
   });
 
   it('in Python, standard library only', async () => {
-    const { code, stdout, stderr } = await run('python3', ['-I', '-c', live(example('python'))], env);
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expectMockAnswer(stdout.trim().split('\n'), linkBase());
+    const python = async (code: string) => {
+      const { code: exit, stdout, stderr } = await run('python3', ['-I', '-c', live(code)], env);
+      expect(stderr).toBe('');
+      expect(exit).toBe(0);
+      return stdout.trim().split('\n');
+    };
+    expectMockAnswer(await python(example('python')), linkBase());
+    for (const [ticker, lines] of OTHER_ANSWERS)
+      expect(await python(forTicker(example('python'), ticker)), ticker).toEqual(lines);
   });
 
   it('in TypeScript, with the typed client', async () => {
-    const file = `${ROOT}.readme-first-call-${process.pid}-${dialect}.ts`;
-    writeFileSync(file, live(example('typescript')));
-    const lines: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(' '));
-    });
-    vi.stubEnv('CORPDATA_KEY', TEST_TOKEN);
-    try {
-      await import(file);
-    } finally {
-      log.mockRestore();
-      vi.unstubAllEnvs();
-      rmSync(file, { force: true });
+    const typescript = async (code: string, name: string) => {
+      const file = `${ROOT}.readme-first-call-${process.pid}-${dialect}-${name}.ts`;
+      writeFileSync(file, live(code));
+      const lines: string[] = [];
+      const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+        lines.push(args.map(String).join(' '));
+      });
+      vi.stubEnv('CORPDATA_KEY', TEST_TOKEN);
+      try {
+        await import(file);
+      } finally {
+        log.mockRestore();
+        vi.unstubAllEnvs();
+        rmSync(file, { force: true });
+      }
+      return lines;
+    };
+    expectMockAnswer(await typescript(example('typescript'), TICKER), linkBase());
+    for (const [ticker, lines] of OTHER_ANSWERS) {
+      expect(await typescript(forTicker(example('typescript'), ticker), ticker), ticker).toEqual(lines);
     }
-    expectMockAnswer(lines, linkBase());
   });
 });

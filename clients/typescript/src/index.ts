@@ -1,10 +1,17 @@
 import createClient from 'openapi-fetch';
 import { CorpdataError, type Credits, creditsOf } from './errors.js';
-import { retryingFetch } from './retry.js';
+import { abortableSleep, retryingFetch } from './retry.js';
 import type { components, paths } from './schema.js';
 
-export { CorpdataError, type CorpdataErrorKind, type Credits } from './errors.js';
-export { retryAfterSeconds } from './retry.js';
+export {
+  CorpdataError,
+  type CorpdataErrorInit,
+  type CorpdataErrorKind,
+  type Credits,
+  type DidYouMean,
+  type Problem,
+} from './errors.js';
+export { backoffDelayMs, RETRIED_STATUSES, retryAfterSeconds } from './retry.js';
 export type { components, paths } from './schema.js';
 
 export type RevenueRecord = components['schemas']['RevenueRecord'];
@@ -23,19 +30,45 @@ export type GhgIntensityProvenance = components['schemas']['GhgIntensityProvenan
 export type AnyProvenance = Provenance | GhgEmissionProvenance | GhgIntensityProvenance;
 export type RevenuesQuery = paths['/api/v1/revenues']['get']['parameters']['query'];
 export type PeriodsQuery = NonNullable<paths['/api/v1/revenues/periods']['get']['parameters']['query']>;
-/** The datasets whose periods a client may ask for (each at `{dataset}/periods`). */
-export type Dataset = 'revenues' | 'ghg-emissions' | 'ghg-intensity';
+
+/**
+ * The datasets the server serves, read from the document's paths: each has `/api/v1/{name}` and
+ * `/api/v1/{name}/periods`, so a dataset added to the server appears here when the schema is
+ * regenerated.
+ */
+export type Dataset = {
+  [P in keyof paths]: P extends `/api/v1/${infer N}/periods` ? (`/api/v1/${N}` extends keyof paths ? N : never) : never;
+}[keyof paths];
+type DatasetOperation<N extends Dataset> = paths[`/api/v1/${N}`]['get'];
+/** The query of a dataset: one company identifier and a reporting period. */
+export type DatasetQuery<N extends Dataset> = DatasetOperation<N>['parameters']['query'];
+/** One record of a dataset's answer. */
+export type DatasetRecord<N extends Dataset> = DatasetOperation<N>['responses'][200]['content']['application/json'][number];
 
 export interface CorpdataOptions {
   /** The server, e.g. https://corpdata.example.com (no trailing /api/v1). */
   baseUrl: string;
   /** An API key from the console, or the public test token. */
   apiKey: string;
-  /** Retries after 429 or 503, honouring Retry-After (default 3; 0: none). */
+  /** Retries after 429, 502, 503, 504 or a failed connection (default 3; 0: none). */
   maxRetries?: number;
-  /** Longest Retry-After waited for, in seconds (default 60). */
+  /** Longest Retry-After waited for, in seconds (default 60); a longer one fails the call at once. */
   maxWaitSeconds?: number;
+  /** First backoff between retries when the server gave no Retry-After, in ms (default 500), doubled each time. */
+  backoffMs?: number;
+  /** Longest backoff, in ms (default 10 000). */
+  maxBackoffMs?: number;
+  /** Default time limit of each call in ms, retries included (default none). */
+  timeout?: number;
   fetch?: (input: Request) => Promise<Response>;
+}
+
+/** What each call may add: its own time limit and a signal to cancel it. */
+export interface CallOptions {
+  /** Time limit of this call in ms, retries included; past it the call fails with kind `timeout`. */
+  timeout?: number;
+  /** Cancels the call; it then fails with kind `aborted`. */
+  signal?: AbortSignal;
 }
 
 /** An answer with the credits it cost, as the server reported them. */
@@ -43,93 +76,170 @@ export interface Answer<T> {
   data: T;
   credits: Credits | undefined;
   requestId: string | null;
+  /** The server had nothing to answer (204: a period without a figure); `data` is then empty. */
+  noData: boolean;
+  /** The answer is mock data (X-Test-Mode: true, the test token). */
+  testMode: boolean;
 }
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
+function answerOf<T>(response: Response, data: T): Answer<T> {
+  return {
+    data,
+    credits: creditsOf(response),
+    requestId: response.headers.get('x-request-id'),
+    noData: response.status === 204,
+    testMode: response.headers.get('x-test-mode') === 'true',
+  };
+}
+
 function unwrap<T>(result: Result<T>, empty?: NonNullable<T>): Answer<NonNullable<T>> {
   const { response } = result;
-  if (!response.ok) {
-    throw new CorpdataError(response.status, typeof result.error === 'string' ? result.error : '', response);
+  if (!response.ok) throw CorpdataError.fromResponse(response, result.error);
+  const data = result.data ?? (response.status === 204 ? empty : undefined);
+  if (data === undefined || data === null) {
+    throw new CorpdataError({ kind: 'unexpected', status: response.status, message: 'Empty answer.', response });
   }
-  const data = result.data ?? empty;
-  if (data === undefined || data === null) throw new CorpdataError(response.status, 'Empty answer.', response);
-  return { data, credits: creditsOf(response), requestId: response.headers.get('x-request-id') };
+  return answerOf(response, data);
+}
+
+/** The CorpdataError of a call that got no answer: the caller's signal, the time limit, or the network. */
+function failure(error: unknown, signal: AbortSignal | undefined, baseUrl: string): CorpdataError {
+  if (error instanceof CorpdataError) return error;
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    const timedOut = reason instanceof DOMException && reason.name === 'TimeoutError';
+    return timedOut
+      ? new CorpdataError({ kind: 'timeout', message: `No answer from ${baseUrl} in time.`, cause: reason })
+      : new CorpdataError({ kind: 'aborted', message: 'The call was aborted.', cause: reason });
+  }
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+  const why = code ?? (error instanceof Error ? error.message : String(error));
+  return new CorpdataError({ kind: 'network', message: `Could not reach ${baseUrl} (${why}).`, cause: error });
 }
 
 /**
  * The corpdata API, typed from its OpenAPI document: every method resolves with the body and the
- * credits it cost, or rejects with a {@link CorpdataError} whose `kind` says why.
+ * credits it cost, or rejects with a {@link CorpdataError} whose `kind` says why and whose problem
+ * details (asked for with every request) say how to recover.
  */
 export function createCorpdataClient(options: CorpdataOptions) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const api = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { authorization: `Bearer ${options.apiKey}` },
+    baseUrl,
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      // JSON for answers, problem details for refusals (RFC 9457).
+      accept: 'application/json, application/problem+json',
+    },
     fetch: retryingFetch({
       maxRetries: options.maxRetries ?? 3,
       maxWaitSeconds: options.maxWaitSeconds ?? 60,
+      backoffMs: options.backoffMs ?? 500,
+      maxBackoffMs: options.maxBackoffMs ?? 10_000,
       fetch: options.fetch ?? ((input) => globalThis.fetch(input)),
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sleep: abortableSleep,
     }),
   });
+
+  /** Runs one request with the call's signal (time limit and caller's), turning failures into CorpdataErrors. */
+  async function call<T>(callOptions: CallOptions | undefined, send: (init: { signal?: AbortSignal }) => Promise<T>): Promise<T> {
+    const signals: AbortSignal[] = [];
+    const timeout = callOptions?.timeout ?? options.timeout;
+    if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout));
+    if (callOptions?.signal !== undefined) signals.push(callOptions.signal);
+    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    try {
+      return await send(signal === undefined ? {} : { signal });
+    } catch (error) {
+      throw failure(error, signal, baseUrl);
+    }
+  }
+
+  async function dataset<N extends Dataset>(
+    name: N,
+    query: DatasetQuery<N>,
+    callOptions?: CallOptions,
+  ): Promise<Answer<DatasetRecord<N>[]>> {
+    return call(callOptions, async (init) => {
+      // Every dataset path has the same parameters; the answer type is the one of `name`.
+      const result = await api.GET(`/api/v1/${name}` as '/api/v1/revenues', { params: { query }, ...init });
+      return unwrap(result as Result<DatasetRecord<N>[]>, []);
+    });
+  }
 
   return {
     /** The generated openapi-fetch client, for anything the methods below do not cover. */
     api,
 
-    /** Every revenue data point of a company-period; an empty array for a 204 (a period without a figure). */
-    async revenues(query: RevenuesQuery): Promise<Answer<RevenueRecord[]>> {
-      return unwrap(await api.GET('/api/v1/revenues', { params: { query } }), []);
+    /**
+     * Every record of a company-period in a dataset, by the dataset's name. A 204 (a period
+     * without a figure) resolves with `data: []` and `noData: true`.
+     */
+    dataset,
+
+    /** Every revenue data point of a company-period; `data: []` and `noData: true` for a 204. */
+    revenues(query: RevenuesQuery, callOptions?: CallOptions): Promise<Answer<RevenueRecord[]>> {
+      return dataset('revenues', query, callOptions);
     },
 
-    /** Every emission figure (Scope 1, 2, 3 in tCO2e) of a company-period; an empty array for a 204. */
-    async ghgEmissions(query: RevenuesQuery): Promise<Answer<GhgEmissionRecord[]>> {
-      return unwrap(await api.GET('/api/v1/ghg-emissions', { params: { query } }), []);
+    /** Every emission figure (Scope 1, 2, 3 in tCO2e) of a company-period; `noData: true` for a 204. */
+    ghgEmissions(query: DatasetQuery<'ghg-emissions'>, callOptions?: CallOptions): Promise<Answer<GhgEmissionRecord[]>> {
+      return dataset('ghg-emissions', query, callOptions);
     },
 
-    /** Emissions per USD million of revenue, per scope, of a company-period; an empty array for a 204. */
-    async ghgIntensity(query: RevenuesQuery): Promise<Answer<GhgIntensityRecord[]>> {
-      return unwrap(await api.GET('/api/v1/ghg-intensity', { params: { query } }), []);
+    /** Emissions per USD million of revenue, per scope, of a company-period; `noData: true` for a 204. */
+    ghgIntensity(query: DatasetQuery<'ghg-intensity'>, callOptions?: CallOptions): Promise<Answer<GhgIntensityRecord[]>> {
+      return dataset('ghg-intensity', query, callOptions);
     },
 
     /** The periods a company has data for in a dataset (revenues by default), most recent first (free). */
-    async periods(query: PeriodsQuery, dataset: Dataset = 'revenues'): Promise<Answer<AvailablePeriods>> {
-      const options = { params: { query } };
-      if (dataset === 'ghg-emissions') return unwrap(await api.GET('/api/v1/ghg-emissions/periods', options));
-      if (dataset === 'ghg-intensity') return unwrap(await api.GET('/api/v1/ghg-intensity/periods', options));
-      return unwrap(await api.GET('/api/v1/revenues/periods', options));
+    periods(query: PeriodsQuery, name: Dataset = 'revenues', callOptions?: CallOptions): Promise<Answer<AvailablePeriods>> {
+      return call(callOptions, async (init) =>
+        unwrap(await api.GET(`/api/v1/${name}/periods` as '/api/v1/revenues/periods', { params: { query }, ...init })),
+      );
     },
 
-    async searchCompanies(query: string): Promise<Answer<CompanyRecord[]>> {
-      return unwrap(await api.GET('/api/v1/companies/search', { params: { query: { query } } }));
+    searchCompanies(query: string, callOptions?: CallOptions): Promise<Answer<CompanyRecord[]>> {
+      return call(callOptions, async (init) =>
+        unwrap(await api.GET('/api/v1/companies/search', { params: { query: { query } }, ...init })),
+      );
     },
 
     /**
      * Every company. Give the ETag of the last answer to pay only when the catalog changed:
      * `data` is then null (304, free).
      */
-    async listCompanies(ifNoneMatch?: string): Promise<Answer<CompanyRecord[] | null> & { etag: string | null }> {
-      const result = await api.GET('/api/v1/companies/list', {
-        ...(ifNoneMatch === undefined ? {} : { headers: { 'if-none-match': ifNoneMatch } }),
+    listCompanies(
+      ifNoneMatch?: string,
+      callOptions?: CallOptions,
+    ): Promise<Answer<CompanyRecord[] | null> & { etag: string | null }> {
+      return call(callOptions, async (init) => {
+        const result = await api.GET('/api/v1/companies/list', {
+          ...(ifNoneMatch === undefined ? {} : { headers: { 'if-none-match': ifNoneMatch } }),
+          ...init,
+        });
+        const etag = result.response.headers.get('etag');
+        if (result.response.status === 304) return { ...answerOf(result.response, null), etag };
+        return { ...unwrap(result), etag };
       });
-      const etag = result.response.headers.get('etag');
-      if (result.response.status === 304) {
-        return { data: null, credits: creditsOf(result.response), requestId: result.response.headers.get('x-request-id'), etag };
-      }
-      return { ...unwrap(result), etag };
     },
 
     /** The calling key's account: balance and subscription (free). */
-    async account(): Promise<Answer<Account>> {
-      return unwrap(await api.GET('/api/v1/account'));
+    account(callOptions?: CallOptions): Promise<Answer<Account>> {
+      return call(callOptions, async (init) => unwrap(await api.GET('/api/v1/account', init)));
     },
 
     /**
      * Where a data point of any dataset comes from; `values` only if the account bought its
      * company-period in that dataset (free).
      */
-    async provenance(id: string): Promise<Answer<AnyProvenance>> {
-      return unwrap(await api.GET('/api/v1/trace/{id}', { params: { path: { id } } }));
+    provenance(id: string, callOptions?: CallOptions): Promise<Answer<AnyProvenance>> {
+      return call(callOptions, async (init) =>
+        unwrap(await api.GET('/api/v1/trace/{id}', { params: { path: { id } }, ...init })),
+      );
     },
   };
 }

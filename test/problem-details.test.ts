@@ -108,7 +108,9 @@ describe.each(dialects())('errors as problem details on request (%s)', (dialect)
       if (status !== 403) expect(body.detail, label).toBe(plain.text);
       else {
         expect(plain.text, label).toBe('');
-        expect(body.detail, label).toBe(`Subscription required: this dataset needs the ${body.required_subscription} subscription.`);
+        expect(body.detail, label).toBe(
+          `Subscription required: this dataset needs the ${body.required_subscription} subscription.`,
+        );
       }
       expect(body, label).toMatchObject(extensions);
       // The credit headers of 402 and 403 stay as they are.

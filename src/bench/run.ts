@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../auth/api-keys.js';
+import { TEST_TOKEN } from '../auth/test-token.js';
 import { DEMO_BUNDLE_DIR } from '../cli/open-database.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
@@ -18,7 +19,8 @@ import { startThrowawayPostgres } from './throwaway-postgres.js';
 /**
  * `npm run bench`: first search in-process over generated catalogs (per query class, build time and
  * memory); then, over HTTP, the billed revenues path (an already-purchased company-period: auth,
- * resolution, one charging transaction) and a search for `a`, each against a bare Fastify route
+ * resolution, one charging transaction), a search for `a` and the same revenues call with the test
+ * token (no database: the request path's own cost), each against a bare Fastify route
  * exchanging the same bytes (asked with the same request headers, the key included; answering with
  * the same headers and a body of the same size), measured in the same run and alternated, so the
  * ratios mean something on a noisy machine. On PostgreSQL also, in the same run and on the same
@@ -170,8 +172,10 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
   const first = await new Promise<{
     bytes: number;
     searchBytes: number;
+    mockBytes: number;
     headers: Record<string, string>;
     searchHeaders: Record<string, string>;
+    mockHeaders: Record<string, string>;
     child: ReturnType<typeof spawn>;
   }>((resolve, reject) => {
     const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
@@ -188,11 +192,15 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       const res = await call(path);
       const search = await call(SEARCH_PATH);
       if (search.status !== 200) reject(new Error(`search answered ${search.status}`));
+      const mock = await fetch(`http://127.0.0.1:${appPort}${path}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+      if (mock.status !== 200) reject(new Error(`test-token call answered ${mock.status}`));
       resolve({
         bytes: Buffer.byteLength(await res.text()),
         searchBytes: Buffer.byteLength(await search.text()),
+        mockBytes: Buffer.byteLength(await mock.text()),
         headers: appHeaders(res.headers),
         searchHeaders: appHeaders(search.headers),
+        mockHeaders: appHeaders(mock.headers),
         child,
       });
     });
@@ -211,6 +219,8 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       BENCH_SEARCH_BYTES: String(first.searchBytes),
       BENCH_BODY_HEADERS: JSON.stringify(first.headers),
       BENCH_SEARCH_HEADERS: JSON.stringify(first.searchHeaders),
+      BENCH_MOCK_BYTES: String(first.mockBytes),
+      BENCH_MOCK_HEADERS: JSON.stringify(first.mockHeaders),
     },
     stdio: SERVE_PAIR_STDIO,
   });
@@ -223,7 +233,15 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       return;
     }
     await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
-    const rounds = { billed: [] as number[], bare: [] as number[], search: [] as number[], bareSearch: [] as number[] };
+    await cannon(`http://127.0.0.1:${appPort}${path}`, TEST_TOKEN);
+    const rounds = {
+      billed: [] as number[],
+      bare: [] as number[],
+      search: [] as number[],
+      bareSearch: [] as number[],
+      mock: [] as number[],
+      bareMock: [] as number[],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
       if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
@@ -233,6 +251,11 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       if (s.non2xx > 0 || s.errors > 0) throw new Error(`search: ${s.non2xx} non-2xx, ${s.errors} errors`);
       rounds.search.push(s.requests.average);
       rounds.bareSearch.push((await cannon(`http://127.0.0.1:${barePort}/bare-search`, key)).requests.average);
+      // The test-token call: no database, so what it costs beyond a bare route is the request path's own.
+      const m = await cannon(`http://127.0.0.1:${appPort}${path}`, TEST_TOKEN);
+      if (m.non2xx > 0 || m.errors > 0) throw new Error(`test-token call: ${m.non2xx} non-2xx, ${m.errors} errors`);
+      rounds.mock.push(m.requests.average);
+      rounds.bareMock.push((await cannon(`http://127.0.0.1:${barePort}/bare-mock`, TEST_TOKEN)).requests.average);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     // Each pair of rounds ran back to back under the same load: the median of their ratios is the
@@ -241,6 +264,7 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       `${label.padEnd(10)} ${what.padEnd(24)} ${median(app).toFixed(0).padStart(7)} req/s | bare route ${median(bare).toFixed(0).padStart(7)} req/s | ratio ${(median(app) / median(bare)).toFixed(2)}, median of round ratios ${median(app.map((a, i) => a / (bare[i] ?? a))).toFixed(2)} | body ${bytes} B, ${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${DURATION_S}s | rounds ${app.map((a, i) => `${a.toFixed(0)}/${(bare[i] ?? 0).toFixed(0)}`).join(' ')}\n`;
     process.stdout.write(line('billed revenues (repeat)', rounds.billed, rounds.bare, first.bytes));
     process.stdout.write(line('search "a"', rounds.search, rounds.bareSearch, first.searchBytes));
+    process.stdout.write(line('test-token revenues', rounds.mock, rounds.bareMock, first.mockBytes));
     if (label !== 'postgres') return;
     // Last, so that its hundred thousand updates of one row come after the app's rounds.
     const debit = async () => {

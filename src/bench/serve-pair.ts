@@ -6,7 +6,7 @@ import { connect } from '../db/connect.js';
 /**
  * The two servers a benchmark compares, in one process so they share its runtime: the full app
  * (auth, billing, data) and bare Fastify routes sending the same bytes as its answers (a revenues
- * answer, a search answer: the same headers and bodies of the same sizes); or, with
+ * answer, a search answer, a test-token answer: the same headers and bodies of the same sizes); or, with
  * BENCH_SECOND_RATE_LIMIT set, a second full app whose only difference is that rate limit.
  */
 async function main(): Promise<void> {
@@ -33,6 +33,11 @@ async function main(): Promise<void> {
     second.get('/bare', async (_request, reply) => reply.headers(headers).type('application/json; charset=utf-8').send(body));
     second.get('/bare-search', async (_request, reply) =>
       reply.headers(searchHeaders).type('application/json; charset=utf-8').send(searchBody),
+    );
+    const mockBody = JSON.stringify([{ filler: 'x'.repeat(Math.max(0, Number(process.env.BENCH_MOCK_BYTES ?? 0) - 15)) }]);
+    const mockHeaders = JSON.parse(process.env.BENCH_MOCK_HEADERS ?? '{}') as Record<string, string>;
+    second.get('/bare-mock', async (_request, reply) =>
+      reply.headers(mockHeaders).type('application/json; charset=utf-8').send(mockBody),
     );
   }
   await second.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });

@@ -51,7 +51,7 @@ function forTicker(code: string, ticker: string): string {
 /** What every example prints for a 204 and for refusals (status and the problem's detail). */
 const OTHER_ANSWERS: Array<[string, string[]]> = [
   ['MOCK204', ['cost 0 balance 0', 'no figure for this period']],
-  ['MOCK403', ['403 Forbidden. (needs the revenues subscription)']],
+  ['MOCK403', ['403 Subscription required: this dataset needs the revenues subscription.']],
   ['MOCK404', ['404 No company matches the given ticker.']],
 ];
 

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { apiGet } from './support/api-client.js';
+import { launchBrowser } from './support/browser.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
@@ -12,21 +13,6 @@ const PASSWORD = 'a long browser password';
 const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 /** `UPDATE_SCREENSHOTS=1` rewrites docs/screenshots/*.png from this walk-through. */
 const updateScreenshots = (dialect: string) => process.env.UPDATE_SCREENSHOTS === '1' && dialect === dialects()[0];
-
-/** Debian's chromium, never a downloaded browser; flags keep it from calling home. */
-function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** Scripts run inside the page, as text: the project's TypeScript has no DOM types (it is a server). */
 const IN_PAGE = {
@@ -62,7 +48,7 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    [t, browser] = await Promise.all([startApp(dialect), launch()]);
+    [t, browser] = await Promise.all([startApp(dialect), launchBrowser()]);
     await createAccount(t.db.kysely, { email: EMAIL, password: PASSWORD, credits: 1000, now: new Date() });
   });
   afterAll(async () => {

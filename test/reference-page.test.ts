@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
@@ -23,21 +24,6 @@ type Doc = {
     >
   >;
 };
-
-/** Debian's chromium, never a downloaded browser; flags keep it from calling home. */
-function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** The text of HTML: tags dropped, the escapes html.ts and the page's literals use decoded. */
 function text(fragment: string): string {
@@ -93,7 +79,7 @@ describe('the API reference page (/docs)', () => {
   let operations: Array<{ path: string; operationId: string; responses: Doc['paths'][string][string]['responses'] }>;
   beforeAll(async () => {
     // The page is drawn from the OpenAPI document only: one database kind, no data.
-    [t, browser] = await Promise.all([startApp(dialects()[0] ?? 'sqlite', { bundle: null }), launch()]);
+    [t, browser] = await Promise.all([startApp(dialects()[0] ?? 'sqlite', { bundle: null }), launchBrowser()]);
     doc = (await t.get('/api/v1/openapi.json')).json<Doc>();
     operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.values(methods).map((op) => ({ path, ...op })));
     const res = await t.get('/docs');

@@ -11,13 +11,16 @@ export interface GhgCompanyRef {
 
 export type MatchResult = { ok: true; company: DemoCompany; by: 'ISIN' | 'LEI' | 'name' } | { ok: false; reason: string };
 
-/** A name without case, accents, punctuation, `&`/`and` and its trailing legal form. */
+/**
+ * A name without case, accents, punctuation, `&`/`and` and its trailing legal form. Stricter than
+ * search, which reads "Coca-Cola Company (The)" as "coca cola": a source's bare "Coca-Cola" may be
+ * a bottler (one cites Coca-Cola Europacific Partners' report), so a trailing "(The)" keeps the
+ * name whole and such a name matches only itself.
+ */
 export function matchKey(name: string): string {
-  return nameKey(
-    words(name)
-      .filter((w) => w !== 'and')
-      .join(' '),
-  ).join(' ');
+  const all = words(name).filter((w) => w !== 'and');
+  if (all.at(-1) === 'the') return all.join(' ');
+  return nameKey(all.join(' ')).join(' ');
 }
 
 /**

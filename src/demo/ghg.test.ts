@@ -39,6 +39,12 @@ describe('matching to the catalog', () => {
     expect(matchKey('Nestlé S.A.')).toBe(matchKey('NESTLE SA'));
   });
 
+  it('keeps a name that ends in "(The)" whole: a source\'s bare "Coca-Cola" may be a bottler', () => {
+    expect(matchKey('Coca-Cola Company (The)')).not.toBe(matchKey('Coca-Cola'));
+    expect(matchKey('Home Depot (The)')).not.toBe(matchKey('Home Depot'));
+    expect(matchKey('Coca-Cola Company (The)')).toBe(matchKey('COCA COLA COMPANY (THE)'));
+  });
+
   it('matches by ISIN first, then by a name only one company has (in the same country), and never guesses', () => {
     const matcher = new CatalogMatcher([
       company('a', 'Apple Inc.', 'United States', 'US0378331005'),

@@ -49,7 +49,7 @@ ${table}
 <p>Every key above is a <strong>live key</strong>: its calls are billed and answer real figures; its payload (the part between the
 dots) says <code>"mode":"live"</code>. The public <strong>test token</strong> answers free mock data, each answer marked
 <code>X-Test-Mode: true</code>; its payload says <code>"sub":"test-mode","mock":true</code>, and its signature reads
-<code>Y29ycGRhdGEtdGVzdC1tb2Rl…</code>.</p>
+<code>${TEST_TOKEN.split('.')[2]?.slice(0, 24)}…</code>.</p>
 <details><summary>The test token</summary><p class="key"><code>${TEST_TOKEN}</code></p>
 <p class="muted">Tickers <code>MOCK204</code>, <code>MOCK402</code>, <code>MOCK403</code> and <code>MOCK404</code> make it answer
 those statuses, so a program can try its handling of each without spending credits.</p></details>

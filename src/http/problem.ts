@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { quality } from './accept.js';
 
 /**
  * RFC 9457 problem details: the JSON form of every error answer, for a client that asks for it with
@@ -47,18 +48,6 @@ export type ProblemExtensions = Partial<Pick<Problem, 'param' | 'required_subscr
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
-/** The quality the Accept header gives a media type (0 when not listed); wildcards do not count. */
-function quality(accept: string, type: string): number {
-  let q = 0;
-  for (const part of accept.split(',')) {
-    const [media = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    if (media !== type) continue;
-    const given = params.find((p) => p.startsWith('q='));
-    q = Math.max(q, given === undefined ? 1 : Number(given.slice(2)) || 0);
-  }
-  return q;
-}
-
 /**
  * True when errors should be problem details: the client lists `application/problem+json` or
  * `application/json` and prefers it at least as much as `text/plain` (`*` alone keeps plain text,
@@ -66,7 +55,7 @@ function quality(accept: string, type: string): number {
  */
 export function wantsProblem(accept: string | undefined): boolean {
   if (accept === undefined || !accept.includes('json')) return false;
-  const json = Math.max(quality(accept, PROBLEM_TYPE), quality(accept, 'application/json'));
+  const json = quality(accept, PROBLEM_TYPE, 'application/json');
   return json > 0 && json >= quality(accept, 'text/plain');
 }
 

@@ -14,13 +14,21 @@ export const MOCK_STATUS_TICKERS = {
   MOCK404: 404,
 } as const;
 
-/** What a test-mode call answers instead of mock records: a 204, a refusal, or nothing (records). */
+/**
+ * What a test-mode call answers instead of mock records: a 204, a refusal, or nothing (records).
+ * `prices` 'free': a free endpoint (a dataset's periods), which meets only the 403 and the 404.
+ */
 export function mockOutcome(
   ticker: string | undefined,
   subscription: string,
-  prices: DatasetPrices,
+  prices: DatasetPrices | 'free',
 ): 'no-data' | ApiError | undefined {
   const status = ticker === undefined ? undefined : MOCK_STATUS_TICKERS[ticker.toUpperCase() as keyof typeof MOCK_STATUS_TICKERS];
+  if (status === 403) return subscriptionRequired(subscription, { cost: prices === 'free' ? 0 : prices.firstAccess, balance: 0 });
+  if (status === 404) {
+    return new ApiError('not_found', 'No company matches the given ticker.', undefined, undefined, { did_you_mean: [] });
+  }
+  if (prices === 'free') return undefined;
   if (status === 204) return 'no-data';
   if (status === 402) {
     return new ApiError(
@@ -31,10 +39,6 @@ export function mockOutcome(
         balance: 0,
       },
     );
-  }
-  if (status === 403) return subscriptionRequired(subscription, { cost: prices.firstAccess, balance: 0 });
-  if (status === 404) {
-    return new ApiError('not_found', 'No company matches the given ticker.', undefined, undefined, { did_you_mean: [] });
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { lists } from '../http/accept.js';
 import { ApiError, sendError, statusSentence } from '../http/errors.js';
 import { html, page } from './html.js';
 
@@ -65,7 +66,5 @@ export function installPageErrors(app: FastifyInstance): void {
 
 /** True when the client asks for JSON rather than a page (browsers always list text/html). */
 export function wantsJson(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  const types = accept.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase());
-  return types.includes('application/json') && !types.includes('text/html');
+  return lists(accept, 'application/json') && !lists(accept, 'text/html');
 }

@@ -6,6 +6,7 @@ import type { Catalog } from '../../catalog/catalog.js';
 import { SEARCH_LIMIT } from '../../catalog/search/search-index.js';
 import { LIST_CREDITS, SEARCH_CREDITS } from '../../credits/prices.js';
 import { mockList, mockSearch } from '../../mock/mock-data.js';
+import { lists, quality } from '../accept.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
@@ -63,18 +64,10 @@ function etagsOf(catalog: Catalog): { identity: string; gzip: string } {
   return tags;
 }
 
-/** True when Accept-Encoding admits gzip (listed, or by `*`, with a q above 0). */
+/** True when Accept-Encoding admits gzip: listed (or by `*` when gzip is not named) with a q above 0. */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  if (acceptEncoding === undefined) return false;
-  let star = false;
-  for (const part of acceptEncoding.split(',')) {
-    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    const q = params.find((p) => p.startsWith('q='));
-    const allowed = q === undefined || Number(q.slice(2)) > 0;
-    if (coding === 'gzip' || coding === 'x-gzip') return allowed;
-    if (coding === '*') star = allowed;
-  }
-  return star;
+  if (lists(acceptEncoding, 'gzip') || lists(acceptEncoding, 'x-gzip')) return quality(acceptEncoding, 'gzip', 'x-gzip') > 0;
+  return quality(acceptEncoding, '*') > 0;
 }
 
 /** If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" matches "x"; * matches any. */

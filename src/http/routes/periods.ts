@@ -54,9 +54,8 @@ export function periodsRoute(
         const caller = callerOf(request);
         const identifier = identifierOf(q);
         if (caller.mode === 'test') {
-          // The free periods endpoint meets only the 403 and the 404 of the magic tickers.
-          const outcome = mockOutcome(q.ticker, dataset.subscription, { ...dataset.prices, firstAccess: 0 });
-          if (outcome instanceof ApiError && outcome.status !== 402) throw outcome;
+          const outcome = mockOutcome(q.ticker, dataset.subscription, 'free');
+          if (outcome instanceof ApiError) throw outcome;
           await freeCall(ctx, reply, caller);
           return reply.send(mockPeriods(identifier));
         }

@@ -1,9 +1,11 @@
 import { type Html, html, page } from '../web/html.js';
 import type { ConsoleSession } from './sessions.js';
 
-export type ConsoleSection = 'keys' | 'usage' | 'password';
+export type ConsoleSection = 'companies' | 'data' | 'keys' | 'usage' | 'password';
 
 const SECTIONS: ReadonlyArray<{ id: ConsoleSection; href: string; label: string }> = [
+  { id: 'companies', href: '/account/companies', label: 'Companies' },
+  { id: 'data', href: '/account/data', label: 'My data' },
   { id: 'keys', href: '/account/keys', label: 'API keys' },
   { id: 'usage', href: '/account/usage', label: 'Balance and usage' },
   { id: 'password', href: '/account/password', label: 'Password' },

@@ -5,6 +5,7 @@ import { installPageErrors } from '../web/respond.js';
 import { ConsoleAuth } from './console-auth.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { Credentials } from './credentials.js';
+import { explorerRoutes } from './explorer-routes.js';
 import { registerFormParser } from './form-body.js';
 import { keyRoutes } from './key-routes.js';
 import { passwordRoutes } from './password-routes.js';
@@ -13,7 +14,7 @@ import { SignInThrottle } from './throttle.js';
 import { usageRoutes } from './usage-routes.js';
 
 /**
- * `/account/*`: the account console (sign-in, API keys, balance and usage, password), as
+ * `/account/*`: the account console (sign-in, the data explorer, API keys, balance and usage, password), as
  * server-rendered pages. Sessions live in the database, so any instance serves any visitor.
  */
 export function consoleRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -28,6 +29,7 @@ export function consoleRoutes(ctx: AppContext): FastifyPluginAsync {
       secret: await signingSecret(ctx.db.kysely, ctx.config.secret),
     };
     signInRoutes(app, deps);
+    explorerRoutes(app, deps);
     keyRoutes(app, deps);
     usageRoutes(app, deps);
     passwordRoutes(app, deps);

@@ -13,18 +13,27 @@ export function scriptNonce(): string {
  * Sends an HTML page, public or private. Console and trace pages show private data (keys,
  * balances, paid values), so nothing may keep a copy (`no-store`), no other site may frame them
  * (clickjacking a revoke button), forms may only post here, and scripts run only with this
- * response's nonce; the public pages get the same rules, having no reason to differ. (`nosniff`
+ * response's nonce (and connect only where `fetchesSelf` says so); the public pages get the same
+ * rules, having no reason to differ. (`nosniff`
  * is on every response of the app.)
  */
-export function sendPage(reply: FastifyReply, status: number, document: string, nonce?: string): FastifyReply {
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  document: string,
+  nonce?: string,
+  options: { fetchesSelf?: boolean } = {},
+): FastifyReply {
   const script = nonce === undefined ? "'none'" : `'nonce-${nonce}'`;
+  // Only a page whose script asks this server for fragments (the company search) may connect.
+  const connect = options.fetchesSelf === true ? " connect-src 'self';" : '';
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header(
       'content-security-policy',
-      `default-src 'none'; style-src 'unsafe-inline'; script-src ${script}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none';${connect} style-src 'unsafe-inline'; script-src ${script}; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     )
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'same-origin')

@@ -16,3 +16,6 @@ export const QUIET = { id: '00000000-0000-4000-8000-000000000009' };
 export const doc = (n: number) => `10000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
 /** The GHG fixture (test/fixtures/ghg-bundle), imported on top of the main one. */
 export const ghgDoc = (n: number) => `20000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
+
+/** The explorer fixture (test/fixtures/explorer-bundle): Apple Inc.'s real figures, and two namesakes. */
+export const APPLE = { id: '30000000-0000-4000-8000-000000000001', fy2024Revenue: 391_035_000_000 };

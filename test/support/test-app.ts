@@ -17,6 +17,8 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
 /** Emission figures (and their reports) for companies of the fixture bundle; import it after that one. */
 export const GHG_BUNDLE = fileURLToPath(new URL('../fixtures/ghg-bundle', import.meta.url));
+/** Apple Inc.'s real revenue and emissions, for the console's explorer (its SOURCES.md credits them). */
+export const EXPLORER_BUNDLE = fileURLToPath(new URL('../fixtures/explorer-bundle', import.meta.url));
 export const TEST_SECRET = 'corpdata-test-secret-0123456789abcdef';
 export const PUBLIC_URL = 'http://corpdata.test';
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import type { Dataset } from '../../datasets/dataset.js';
+import { datasetBill } from '../../datasets/dataset-charge.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
 import { apiRoute } from '../api-route.js';
@@ -121,25 +122,7 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
         const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
         throw periodNotCovered(which, described, data.periods);
       }
-      const subject = { companyId: company.companyId, period: outcome.period };
-      await bill(
-        ctx,
-        request,
-        reply,
-        caller,
-        outcome.kind === 'data'
-          ? {
-              endpoint: dataset.name,
-              price: prices.firstAccess,
-              purchase: {
-                companyId: subject.companyId,
-                period: subject.period,
-                dataset: dataset.name,
-                repeatPrice: prices.repeat,
-              },
-            }
-          : { endpoint: dataset.name, price: prices.noData, subject },
-      );
+      await bill(ctx, request, reply, caller, datasetBill(dataset, company.companyId, outcome));
       if (outcome.kind === 'no-data') return reply.code(204).send();
       return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
     });

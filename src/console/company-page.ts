@@ -1,0 +1,88 @@
+import type { Company } from '../catalog/catalog.js';
+import { type Html, html } from '../web/html.js';
+import { exchangeName } from './companies-page.js';
+import type { Coverage } from './explorer-query.js';
+import { figureChart } from './figure-chart.js';
+import { figureTable } from './figure-table.js';
+import { latestFigures } from './figures.js';
+import { consolePage, formatNumber, notice } from './layout.js';
+import type { ConsoleSession } from './sessions.js';
+
+export interface CompanyView {
+  company: Company;
+  balance: number;
+  coverage: readonly Coverage[];
+  /** A notice after a purchase or a refusal. */
+  message?: { kind: 'info' | 'error'; text: string };
+}
+
+function identifiers(c: Company): Html {
+  const listings = c.listings.map(
+    (l) =>
+      html`<li>${l.ticker} on ${exchangeName(l.micCode)}${l.isin === null ? '' : html`, ISIN <code>${l.isin}</code>`}${l.isPrimary ? ' (primary listing)' : ''}</li>`,
+  );
+  return html`<dl class="facts"><dt>Listings</dt><dd>${listings.length === 0 ? '—' : html`<ul class="plain">${listings}</ul>`}</dd>
+<dt>Country</dt><dd>${c.country ?? '—'}</dd>
+<dt>LEI</dt><dd>${c.lei === null ? '—' : html`<code>${c.lei}</code>`}</dd>
+<dt>CIK</dt><dd>${c.cik === null ? '—' : html`<code>${c.cik}</code>`}</dd>
+<dt>Company id</dt><dd><code class="key">${c.companyId}</code></dd></dl>`;
+}
+
+/** The periods of one dataset: bought, for sale (a checkbox), or without a figure; and the buy form. */
+function periodsForm(companyId: string, cov: Coverage): Html {
+  const { dataset } = cov;
+  const id = dataset.name;
+  if (cov.periods.length === 0) return html`<p>No period of ${dataset.label} for this company yet.</p>`;
+  const forSale = cov.periods.filter((p) => !cov.bought.has(p) && !cov.empty.has(p));
+  const items = cov.periods.map((p) => {
+    if (cov.bought.has(p)) return html`<li><span class="period">${p}</span> <span class="badge active">bought</span></li>`;
+    if (cov.empty.has(p)) return html`<li><span class="period">${p}</span> <span class="muted">no figure reported</span></li>`;
+    return html`<li><input type="checkbox" id="${id}-${p}" name="period" value="${p}"${cov.subscribed ? '' : ' disabled'}>
+<label for="${id}-${p}" class="check"><span class="period">${p}</span> <span class="muted">${dataset.prices.firstAccess} credits</span></label></li>`;
+  });
+  const subscription = cov.subscribed
+    ? ''
+    : notice(
+        'error',
+        `Subscription required: ${dataset.label} needs the ${dataset.subscription} subscription, which this account does not hold. Ask your operator to add it.`,
+      );
+  if (forSale.length === 0) return html`${subscription}<ul class="periods">${items}</ul>`;
+  return html`${subscription}<form method="get" action="/account/companies/${companyId}/buy" class="buy">
+<input type="hidden" name="dataset" value="${id}">
+<fieldset><legend>Periods of ${dataset.label}</legend><ul class="periods">${items}</ul></fieldset>
+${cov.subscribed ? html`<p><button type="submit">Review purchase of ${dataset.label}</button></p>` : ''}
+</form>`;
+}
+
+function datasetSection(companyId: string, cov: Coverage, companyName: string): Html {
+  const { dataset } = cov;
+  const figures = cov.figures;
+  const bought =
+    figures.length === 0
+      ? html`<p class="muted">${cov.bought.size === 0 ? 'Nothing bought yet: the figures appear here once bought.' : 'The periods bought have no figures.'}</p>`
+      : html`${figureChart(`chart-${dataset.name}`, `${dataset.label} of ${companyName}`, latestFigures(figures))}
+${figureTable(`${dataset.label} of ${companyName}: every figure bought`, figures)}`;
+  return html`<section aria-labelledby="h-${dataset.name}" id="${dataset.name}">
+<h2 id="h-${dataset.name}">${dataset.label}</h2>
+<p class="muted">${cov.periods.length === 0 ? 'No period available.' : `Available periods: ${cov.periods.length}, of which ${cov.bought.size} bought.`}
+A period costs ${dataset.prices.firstAccess} credits once; after that the API answers it for ${dataset.prices.repeat}.</p>
+${periodsForm(companyId, cov)}
+${bought}
+</section>`;
+}
+
+/** A company: its identifiers and, per dataset, what exists, what this account bought (with figures) and what the rest costs. */
+export function companyPage(session: ConsoleSession, view: CompanyView): string {
+  const c = view.company;
+  return consolePage(
+    c.name,
+    session,
+    'companies',
+    html`<p class="muted"><a href="/account/companies">Companies</a> ›</p>
+<h1>${c.name}</h1>
+${view.message === undefined ? '' : notice(view.message.kind, view.message.text)}
+<p class="balance">Balance: <strong id="balance">${formatNumber(view.balance)}</strong> credits</p>
+${identifiers(c)}
+${view.coverage.map((cov) => datasetSection(c.companyId, cov, c.name))}`,
+  );
+}

@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Company } from '../catalog/catalog.js';
+import { DATASETS } from '../datasets/registry.js';
+import { scriptNonce, sendErrorPage, sendPage } from '../web/respond.js';
+import { boughtData } from './bought-data.js';
+import { buyPage } from './buy-page.js';
+import { companiesPage, QUERY_MAX_LENGTH, searchResults } from './companies-page.js';
+import { companyPage } from './company-page.js';
+import { type ConsoleDeps, pageSession, postedForm, queryText } from './console-deps.js';
+import { buy, quote } from './console-purchase.js';
+import { exportRows, toCsv } from './data-export.js';
+import { dataPage } from './data-page.js';
+import { coverageOf } from './explorer-query.js';
+import { textField } from './form-body.js';
+import { balanceOf } from './usage-query.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const YEAR = /^[0-9]{4}$/;
+/** More periods than any company has: a longer list is not a person's choice. */
+const MAX_PERIODS = 100;
+
+/** The years of a repeated `period` parameter (or a comma-separated list); undefined when any is not a year. */
+export function yearsOf(value: unknown): number[] | undefined {
+  const parts = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []) as unknown[];
+  if (parts.length > MAX_PERIODS) return undefined;
+  const years: number[] = [];
+  for (const p of parts) {
+    if (typeof p !== 'string' || !YEAR.test(p.trim())) return undefined;
+    years.push(Number(p.trim()));
+  }
+  return years;
+}
+
+function datasetNamed(name: string | undefined) {
+  return DATASETS.find((d) => d.name === name);
+}
+
+/** The search query of a request, bounded as the API bounds it. */
+function queryOf(query: unknown): string {
+  return (queryText(query, 'query') ?? '').trim().slice(0, QUERY_MAX_LENGTH);
+}
+
+function unknownCompany(reply: FastifyReply): FastifyReply {
+  return sendErrorPage(reply, 404, 'No such company', 'There is no company with this id. Search for it by name or ticker.');
+}
+
+/**
+ * The data explorer (DESIGN §16): company search, a company's coverage and purchases with charts
+ * and tables, the buy step, and the bought data with its downloads. Buying charges through the
+ * API's own bill (console-purchase.ts); the search is free here.
+ */
+export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
+  const { ctx } = deps;
+  const db = ctx.db.kysely;
+  const companyOf = async (id: string): Promise<Company | undefined> =>
+    UUID.test(id) ? (await ctx.catalog()).byId(id.toLowerCase()) : undefined;
+
+  app.get('/account/companies', { schema: { hide: true } }, async (request, reply) => {
+    const session = await pageSession(deps, request, reply);
+    if (session === undefined) return reply;
+    const query = queryOf(request.query);
+    const nonce = scriptNonce();
+    const results = searchResults(await ctx.catalog(), query);
+    return sendPage(reply, 200, companiesPage(session, query, results, nonce), nonce, { fetchesSelf: true });
+  });
+
+  app.get('/account/companies/results', { schema: { hide: true } }, async (request, reply) => {
+    const session = await deps.auth.current(request);
+    if (session === undefined) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out.');
+    const fragment = searchResults(await ctx.catalog(), queryOf(request.query));
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(fragment.value);
+  });
+
+  app.get<{ Params: { id: string } }>('/account/companies/:id', { schema: { hide: true } }, async (request, reply) => {
+    const session = await pageSession(deps, request, reply);
+    if (session === undefined) return reply;
+    const company = await companyOf(request.params.id);
+    if (company === undefined) return unknownCompany(reply);
+    const [balance, coverage] = await Promise.all([
+      balanceOf(db, session.accountId),
+      coverageOf(db, session.accountId, company.companyId, ctx.config.publicUrl),
+    ]);
+    const boughtNow = datasetNamed(queryText(request.query, 'bought'));
+    const years = yearsOf(queryText(request.query, 'periods'));
+    const message =
+      boughtNow === undefined || years === undefined || years.length === 0
+        ? undefined
+        : { kind: 'info' as const, text: `Bought: ${boughtNow.label} ${years.join(', ')}. The figures are below.` };
+    return sendPage(reply, 200, companyPage(session, { company, balance, coverage, ...(message ? { message } : {}) }));
+  });
+
+  app.get<{ Params: { id: string } }>('/account/companies/:id/buy', { schema: { hide: true } }, async (request, reply) => {
+    const session = await pageSession(deps, request, reply);
+    if (session === undefined) return reply;
+    const company = await companyOf(request.params.id);
+    if (company === undefined) return unknownCompany(reply);
+    const dataset = datasetNamed(queryText(request.query, 'dataset'));
+    const years = yearsOf((request.query as Record<string, unknown>).period ?? []);
+    if (dataset === undefined || years === undefined) {
+      return sendErrorPage(reply, 400, 'Request refused', "Parameter 'dataset' or 'period' is not one this page offers.");
+    }
+    const q = await quote(ctx, session.accountId, dataset, company.companyId, years);
+    return sendPage(reply, 200, buyPage(session, company, dataset, q));
+  });
+
+  app.post<{ Params: { id: string } }>('/account/companies/:id/buy', { schema: { hide: true } }, async (request, reply) => {
+    const posted = await postedForm(deps, request, reply);
+    if (posted === undefined) return reply;
+    const { session, form } = posted;
+    const company = await companyOf(request.params.id);
+    if (company === undefined) return unknownCompany(reply);
+    const dataset = datasetNamed(textField(form, 'dataset'));
+    const years = yearsOf(textField(form, 'periods'));
+    if (dataset === undefined || years === undefined) {
+      return sendErrorPage(reply, 400, 'Request refused', "Field 'dataset' or 'periods' is not one this page offers.");
+    }
+    const q = await quote(ctx, session.accountId, dataset, company.companyId, years);
+    if (!q.ok) {
+      const status = q.reason.startsWith('Subscription') ? 403 : q.reason.startsWith('Insufficient') ? 402 : 400;
+      return sendPage(reply, status, buyPage(session, company, dataset, q));
+    }
+    const results = await buy(ctx, session.accountId, request.id, dataset, company.companyId, q.periods);
+    const done = results.filter((r) => r.ok).map((r) => r.period);
+    if (done.length < q.periods.length) {
+      const last = results[results.length - 1];
+      const refused = {
+        ...q,
+        ok: false as const,
+        reason: `Insufficient credits: the balance is now ${last?.balance ?? 0}. Bought: ${done.join(', ') || 'nothing'}.`,
+      };
+      return sendPage(reply, 402, buyPage(session, company, dataset, refused));
+    }
+    const params = new URLSearchParams({ bought: dataset.name, periods: done.join(',') });
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', `/account/companies/${company.companyId}?${params}#${dataset.name}`)
+      .send();
+  });
+
+  app.get('/account/data', { schema: { hide: true } }, async (request, reply) => {
+    const session = await pageSession(deps, request, reply);
+    if (session === undefined) return reply;
+    return sendPage(reply, 200, dataPage(session, await boughtData(ctx, session.accountId)));
+  });
+
+  for (const format of ['csv', 'json'] as const) {
+    app.get(`/account/data.${format}`, { schema: { hide: true } }, async (request, reply) => {
+      const session = await pageSession(deps, request, reply);
+      if (session === undefined) return reply;
+      const wanted = queryText(request.query, 'dataset');
+      const dataset = datasetNamed(wanted);
+      if (wanted !== undefined && dataset === undefined) {
+        return sendErrorPage(reply, 400, 'Request refused', "Parameter 'dataset' names no dataset.");
+      }
+      const bought = (await boughtData(ctx, session.accountId)).filter(
+        (b) => dataset === undefined || b.dataset === dataset.name,
+      );
+      const rows = exportRows(bought, ctx.config.publicUrl);
+      const name = `corpdata-${dataset?.name ?? 'data'}.${format}`;
+      reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('content-security-policy', "default-src 'none'; sandbox");
+      return format === 'csv'
+        ? reply.type('text/csv; charset=utf-8').send(toCsv(rows))
+        : reply.type('application/json; charset=utf-8').send(JSON.stringify(rows));
+    });
+  }
+}

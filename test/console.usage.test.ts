@@ -3,6 +3,7 @@ import { createAccount } from '../src/accounts/accounts.js';
 import { apiGet } from './support/api-client.js';
 import { ConsoleClient, csrfOf, newKey } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
+import { BETA, ZETA } from './support/fixture.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
 const PASSWORD = 'usage page password';
@@ -10,7 +11,7 @@ const PASSWORD = 'usage page password';
 /** The ledger section of the usage page and its rows. */
 function ledgerRows(page: string): number {
   const section = page.slice(page.indexOf('<h2>Ledger</h2>'), page.indexOf('<h2>Purchased company-periods</h2>'));
-  return section.split('<tr><td>').length - 1;
+  return section.split('<tr><td data-label="When">').length - 1;
 }
 
 describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
@@ -39,8 +40,18 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
     expect(first.text).not.toContain('rel="prev"');
     const today = new Date().toISOString().slice(0, 10);
     expect(first.text).toContain(`<title>${today}: 101 credits</title>`);
-    expect(first.text).toMatch(/Beta Corporation<\/td><td>BETA \(XNYS\)<\/td><td>2024<\/td>/);
-    expect(first.text).toMatch(/Beta Corporation<\/td><td>BETA \(XNYS\)<\/td><td>2023<\/td>/);
+    // Purchases name their figures, each a link to its trace page, and their company's page.
+    expect(first.text).toMatch(
+      /Beta Corporation<\/a><\/td><td data-label="Ticker">BETA \(XNYS\)<\/td><td data-label="Period">2024<\/td><td data-label="Dataset">Revenues<\/td>\s*<td data-label="Figures"><ul class="plain"><li><a href="\/trace\/[0-9a-f-]+">Total Revenue: 9,000,000,000 USD<\/a>/,
+    );
+    expect(first.text).toMatch(
+      /Beta Corporation<\/a><\/td><td data-label="Ticker">BETA \(XNYS\)<\/td><td data-label="Period">2023<\/td>/,
+    );
+    // Each dataset line says which charge it was; a search says the ledger has no query.
+    expect(first.text).toContain('Revenues: Beta Corporation, 2024: repeat');
+    expect(first.text).toContain('Revenues: Beta Corporation, 2023: bought');
+    expect(first.text).toContain('Company search (the ledger does not keep the query)');
+    expect(first.text).toMatch(/<code>revenues<\/code> \(Revenues\): <strong>held<\/strong>/);
 
     const page2 = await c.get('/account/usage?page=2');
     expect(ledgerRows(page2.text)).toBe(4); // 53 charges + the opening grant
@@ -62,6 +73,24 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
     for (const junk of ['?page=0', '?page=-3', '?page=abc', '?page=99999', '?key=nope&page=1']) {
       expect((await c.get(`/account/usage${junk}`)).status).toBe(200);
     }
+  });
+
+  it('says a 204 was a call for a period without data, that bought nothing, and names console purchases', async () => {
+    const account = await t.account({ password: PASSWORD, credits: 100, subscriptions: ['revenues'] });
+    const c = new ConsoleClient(t.url);
+    expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
+    expect((await api(`/api/v1/revenues?company_id=${ZETA.id}&reporting_period=2022`, account.key)).status).toBe(204);
+    const review = await c.get(`/account/companies/${BETA.id}/buy?dataset=revenues&period=2024`);
+    expect(
+      (await c.post(`/account/companies/${BETA.id}/buy`, { csrf: csrfOf(review.text), dataset: 'revenues', periods: '2024' }))
+        .status,
+    ).toBe(303);
+    const page = await c.get('/account/usage');
+    expect(page.text).toContain('Revenues: Zeta Kogyo K.K., 2022: no data (answered 204, nothing bought)');
+    expect(page.text).toMatch(
+      /Revenues: Beta Corporation, 2024: bought<\/td><td data-label="Key">console<\/td>\s*<td data-label="Credits" class="num">-25<\/td><td data-label="Balance after" class="num">74<\/td>/,
+    );
+    expect(page.text).toMatch(/<code>ghg<\/code> \(GHG emissions, GHG intensity\): not held/);
   });
 
   it('refuses a key without a name, with a name too long or an unknown lifetime, saying why', async () => {

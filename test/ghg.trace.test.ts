@@ -61,6 +61,7 @@ describe.each(dialects())('GHG traceability pages (%s)', (dialect) => {
     const { account, client } = await signedIn();
     const before = await client.get(SCOPE1);
     expect(before.text).toContain('has not bought the GHG emissions of Beta Corporation, 2023');
+    expect(before.text).toContain('/buy?dataset=ghg-emissions&#38;period=2023"');
     expect(before.text).not.toContain('1,234,500');
     // Revenues of the company-period are another dataset: they do not show emissions.
     expect((await t.get('/api/v1/revenues?ticker=BETA&reporting_period=2023', account.key)).cost).toBe(25);

@@ -60,7 +60,9 @@ describe.each(dialects())('traceability pages (%s)', (dialect) => {
     const { account, client } = await signedIn();
     const before = await client.get(BETA_2023_FIRST);
     expect(before.status).toBe(200);
-    expect(before.text).toContain('has not bought Beta Corporation, 2023');
+    expect(before.text).toContain('has not bought the revenues of Beta Corporation, 2023');
+    // It offers the console's buy step for exactly this company-period, and the API call.
+    expect(before.text).toContain(`href="/account/companies/${BETA.id}/buy?dataset=revenues&#38;period=2023"`);
     expect(before.text).toContain('25 credits the first time');
     expect(before.text).toContain(`${PUBLIC_URL}/api/v1/revenues?company_id=${BETA.id}&#38;reporting_period=2023`);
     for (const v of BETA_2023_VALUES) expect(before.text).not.toContain(v);
@@ -75,7 +77,7 @@ describe.each(dialects())('traceability pages (%s)', (dialect) => {
 
     // The purchase is of 2023 only: 2024's page keeps its value hidden.
     const other = await client.get(trace(4, 2024));
-    expect(other.text).toContain('has not bought Beta Corporation, 2024');
+    expect(other.text).toContain('has not bought the revenues of Beta Corporation, 2024');
     expect(other.text).not.toContain('9,000,000,000');
   });
 

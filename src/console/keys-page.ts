@@ -17,9 +17,9 @@ function keyRow(k: KeyListing): Html {
     k.status === 'active'
       ? html`<a href="/account/keys/${k.keyId}/revoke" aria-label="Revoke key ${k.name}">Revoke…</a>`
       : html`<span class="muted">—</span>`;
-  return html`<tr><td>${k.name}</td><td class="nowrap"><code>…${k.displayPrefix}…</code></td><td class="nowrap">${formatTime(k.createdAt)}</td>
-<td class="nowrap">${formatTime(k.lastUsedAt)}</td><td class="nowrap">${k.expiresAt === null ? 'never' : formatTime(k.expiresAt)}</td>
-<td><span class="badge ${k.status}">${k.status}</span></td><td>${action}</td></tr>`;
+  return html`<tr><td data-label="Name">${k.name}</td><td data-label="Signature" class="nowrap"><code>…${k.displayPrefix}…</code></td><td data-label="Created" class="nowrap">${formatTime(k.createdAt)}</td>
+<td data-label="Last used" class="nowrap">${formatTime(k.lastUsedAt)}</td><td data-label="Expires" class="nowrap">${k.expiresAt === null ? 'never' : formatTime(k.expiresAt)}</td>
+<td data-label="Status"><span class="badge ${k.status}">${k.status}</span></td><td>${action}</td></tr>`;
 }
 
 /** The API key settings page: the account's keys and the form to create one. */
@@ -31,7 +31,7 @@ export function keysPage(
   const table =
     keys.length === 0
       ? html`<p>You have no API keys yet.</p>`
-      : html`<table><caption class="visually-hidden">Your API keys</caption>
+      : html`<table class="cards"><caption class="visually-hidden">Your API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Signature</th><th scope="col">Created</th><th scope="col">Last used</th>
 <th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${keys.map(keyRow)}</tbody></table>`;

@@ -1,9 +1,10 @@
 import { type Html, html } from '../web/html.js';
 import { formatNumber } from './layout.js';
 
-const WIDTH = 640;
+// Drawn 400 units wide so that its 13-unit text stays about 12 px on a 390 px screen.
+const WIDTH = 400;
 const HEIGHT = 220;
-const LEFT = 56;
+const LEFT = 44;
 const RIGHT = 8;
 const TOP = 12;
 const BOTTOM = 28;
@@ -48,7 +49,7 @@ export function usageChart(days: ReadonlyArray<{ day: string; credits: number }>
 <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="usage-chart-title usage-chart-desc" preserveAspectRatio="xMinYMid meet">
 <title id="usage-chart-title">Credits spent per day</title>
 <desc id="usage-chart-desc">${formatNumber(total)} credits spent from ${first} to ${last} (UTC days).</desc>
-<g stroke="#d0d7de" fill="#57606a" font-size="12" font-family="system-ui, sans-serif">${grid}${labels}</g>
+<g stroke="#d0d7de" fill="#57606a" font-size="13" font-family="system-ui, sans-serif">${grid}${labels}</g>
 <g fill="#0b5cad">${bars}</g>
 </svg>
 <figcaption class="muted">Credits spent per day, ${first} to ${last} (UTC): ${formatNumber(total)} in all.</figcaption>

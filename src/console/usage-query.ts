@@ -14,6 +14,8 @@ export interface LedgerLine {
   keyName: string | null;
   companyName: string | null;
   reportingPeriod: number | null;
+  /** True when the account holds the purchase this line names (its endpoint's dataset, company and period). */
+  bought: boolean;
 }
 
 export interface Purchase {
@@ -42,6 +44,13 @@ export async function ledgerPage(
     .selectFrom('ledger as l')
     .leftJoin('api_keys as k', 'k.key_id', 'l.key_id')
     .leftJoin('companies as c', 'c.company_id', 'l.company_id')
+    .leftJoin('purchases as p', (join) =>
+      join
+        .onRef('p.account_id', '=', 'l.account_id')
+        .onRef('p.dataset', '=', 'l.endpoint')
+        .onRef('p.company_id', '=', 'l.company_id')
+        .onRef('p.reporting_period', '=', 'l.reporting_period'),
+    )
     .select([
       'l.entry_id',
       'l.created_at',
@@ -52,6 +61,7 @@ export async function ledgerPage(
       'k.name as key_name',
       'c.name as company_name',
       'l.reporting_period',
+      'p.company_id as bought_company',
     ])
     .where('l.account_id', '=', accountId);
   if (filter.keyId !== undefined) q = q.where('l.key_id', '=', filter.keyId);
@@ -70,6 +80,7 @@ export async function ledgerPage(
     keyName: r.key_name,
     companyName: r.company_name,
     reportingPeriod: r.reporting_period,
+    bought: r.bought_company !== null,
   }));
   return { lines, hasNext: rows.length > LEDGER_PAGE_SIZE };
 }

@@ -2,6 +2,7 @@ import { formatNumber } from '../console/layout.js';
 import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from '../credits/prices.js';
 import { SUB_UNITS } from '../revenues/currencies.js';
 import { type Html, html, page } from '../web/html.js';
+import { buyOffer } from './buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from './document-status.js';
 import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './trace-query.js';
 
@@ -40,11 +41,16 @@ function accessNotice(facts: TraceFacts, access: TraceAccess, publicUrl: string)
     return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought ${what}.</p>
 <p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${facts.pointId}`)}">Sign in</a> to see them.</p></div>`;
   }
-  const call = `${publicUrl}/api/v1/revenues?company_id=${facts.companyId}&reporting_period=${facts.period}`;
-  return html`<div class="notice" role="status"><p>Your account has not bought ${what} yet, so its values are not shown.</p>
-<p>Buy it with one call of the revenues API with one of your <a href="/account/keys">API keys</a>:
-${REVENUE_FIRST_ACCESS_CREDITS} credits the first time, ${REVENUE_REPEAT_CREDITS} for each repeat. The values then appear here.</p>
-<pre class="key"><code>curl -H "Authorization: Bearer $CORPDATA_API_KEY" "${call}"</code></pre></div>`;
+  return buyOffer({
+    dataset: 'revenues',
+    label: 'revenues',
+    companyId: facts.companyId,
+    companyName: facts.companyName,
+    period: facts.period,
+    price: REVENUE_FIRST_ACCESS_CREDITS,
+    repeatPrice: REVENUE_REPEAT_CREDITS,
+    call: `${publicUrl}/api/v1/revenues?company_id=${facts.companyId}&reporting_period=${facts.period}`,
+  });
 }
 
 function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
@@ -52,11 +58,11 @@ function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
   const rows = facts.related.map((r) => {
     const v = access.kind === 'bought' ? access.values.get(r.pointId) : undefined;
     const here = r.pointId === facts.pointId;
-    return html`<tr${here ? html` aria-current="page"` : ''}><td>${r.document.publishedOn.slice(0, 4)}</td><td>${r.document.title}</td>
-<td>${r.document.publishedOn}</td><td class="num">${v === undefined ? '—' : `${formatNumber(v.valueUsd)} USD`}</td>
-<td>${here ? html`<strong>this page</strong>` : html`<a href="/trace/${r.pointId}">data point</a>`}</td></tr>`;
+    return html`<tr${here ? html` aria-current="page"` : ''}><td data-label="Disclosed">${r.document.publishedOn.slice(0, 4)}</td><td data-label="Document">${r.document.title}</td>
+<td data-label="Published">${r.document.publishedOn}</td><td data-label="Value" class="num">${v === undefined ? '—' : `${formatNumber(v.valueUsd)} USD`}</td>
+<td data-label="Trace">${here ? html`<strong>this page</strong>` : html`<a href="/trace/${r.pointId}">data point</a>`}</td></tr>`;
   });
-  return html`<table><caption class="visually-hidden">Data points of ${facts.companyName}, ${facts.period}</caption>
+  return html`<table class="cards"><caption class="visually-hidden">Data points of ${facts.companyName}, ${facts.period}</caption>
 <thead><tr><th scope="col">Disclosed</th><th scope="col">Document</th><th scope="col">Published</th><th scope="col" class="num">Value</th><th scope="col">Trace</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }

@@ -60,9 +60,24 @@ button.small{padding:.25rem .6rem;font-size:.9rem}.help{margin:.25rem 0 0;font-s
 .badge.active{color:#116329;border-color:#116329}.badge.revoked{color:#b42318;border-color:#b42318}.badge.expired{color:var(--muted);border-color:var(--muted)}
 dl.facts{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.35rem 1rem;margin:1rem 0}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 ul.plain{margin:0;padding-left:1.1rem}.value strong{font-size:1.15rem}
-.chart{margin:1rem 0}.chart svg{width:100%;height:auto;max-height:16rem;display:block}
+.chart{margin:1rem 0}.chart svg{width:100%;height:auto;max-width:36rem;display:block}
 .nowrap{white-space:nowrap}.pager{display:flex;gap:1rem;align-items:center}.balance{font-size:1.2rem}
-@media (max-width:40rem){table{display:block;overflow-x:auto;position:relative}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.4rem}}
+dl.facts{grid-template-columns:minmax(8rem,max-content) minmax(0,1fr)}dl.facts dd{overflow-wrap:anywhere}
+.legend{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.swatch{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-.1rem;border-radius:2px}
+svg a:focus rect{stroke:#f2b600;stroke-width:3}caption{text-align:left;font-weight:600;padding:.25rem 0}
+fieldset{border:1px solid var(--line);border-radius:6px;margin:.75rem 0;padding:.5rem .75rem}legend{font-weight:600;padding:0 .25rem}
+ul.periods{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:.5rem 1.25rem}ul.periods li{display:flex;align-items:center;gap:.35rem}
+input[type=checkbox]{width:1.2rem;height:1.2rem;margin:0}label.check{display:inline;font-weight:400;margin:0}.period{font-weight:600}
+ul.results{list-style:none;padding:0}ul.results li{padding:.5rem 0;border-bottom:1px solid var(--line)}ul.results li span{display:block}
+form.search input{flex:1 1 12rem}form.search .help{flex-basis:100%}a.button{display:inline-block;text-decoration:none}
+tr.restated td{background:#fff8e5}.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.75rem;padding:0;list-style:none}
+.stats li{background:var(--soft);border-radius:6px;padding:.6rem .8rem}.stats strong{display:block;font-size:1.4rem}
+@media (max-width:40rem){table{display:block;overflow-x:auto;position:relative}dl.facts{grid-template-columns:minmax(0,1fr)}dl.facts dd{margin-bottom:.4rem}
+table.cards,table.cards tbody,table.cards tr,table.cards td,table.cards caption:not(.visually-hidden){display:block;width:100%}table.cards{overflow:visible}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+table.cards tr{border-bottom:1px solid var(--line);padding:.4rem 0}table.cards td{border:0;padding:.15rem 0;text-align:left}
+table.cards td[data-label]::before{content:attr(data-label);display:inline-block;min-width:7.5rem;font-weight:600;color:var(--muted)}}
 `;
 
 /** The common page frame: title, navigation, stylesheet. */

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import { formatNumber } from '../../console/layout.js';
 import type { Database, DocumentStatus } from '../../db/schema.js';
+import { buyOffer } from '../../trace/buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from '../../trace/document-status.js';
 import { type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
+import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-emissions-dataset.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -101,9 +103,16 @@ function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html 
     return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.</p>
 <p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${f.pointId}`)}">Sign in</a> to see them.</p></div>`;
   }
-  const call = `${publicUrl}/api/v1/ghg-emissions?company_id=${f.companyId}&reporting_period=${f.period}`;
-  return html`<div class="notice" role="status"><p>Your account has not bought the GHG emissions of ${what} yet, so its values are not shown.</p>
-<pre class="key"><code>curl -H "Authorization: Bearer $CORPDATA_API_KEY" "${call}"</code></pre></div>`;
+  return buyOffer({
+    dataset: 'ghg-emissions',
+    label: 'GHG emissions',
+    companyId: f.companyId,
+    companyName: f.companyName,
+    period: f.period,
+    price: GHG_FIRST_ACCESS_CREDITS,
+    repeatPrice: GHG_REPEAT_CREDITS,
+    call: `${publicUrl}/api/v1/ghg-emissions?company_id=${f.companyId}&reporting_period=${f.period}`,
+  });
 }
 
 /** The trace page of an emission point: the report it came from, its page and the unit conversion. */

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import { formatNumber } from '../../console/layout.js';
 import type { Database } from '../../db/schema.js';
+import { buyOffer } from '../../trace/buy-offer.js';
 import { loadTraceFacts } from '../../trace/trace-query.js';
 import { html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
+import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-emissions-dataset.js';
 import { conversionText, loadGhgFacts, reportFacts, SCOPE_TEXT, sourceLink } from '../ghg-emissions/ghg-trace.js';
 import { ghgIntensityProvenance } from './intensity-provenance.js';
 import { findServedIntensity } from './load-intensity.js';
@@ -47,8 +49,16 @@ export async function traceIntensity(db: Kysely<Database>, id: string): Promise<
           : access === 'signed-out'
             ? html`<div class="notice" role="status"><p>The values are shown to accounts that have bought the GHG intensity of ${what}.</p>
 <p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${id}`)}">Sign in</a> to see them.</p></div>`
-            : html`<div class="notice" role="status"><p>Your account has not bought the GHG intensity of ${what} yet, so its values are not shown.</p>
-<pre class="key"><code>curl -H "Authorization: Bearer $CORPDATA_API_KEY" "${call}"</code></pre></div>`;
+            : buyOffer({
+                dataset: 'ghg-intensity',
+                label: 'GHG intensity',
+                companyId: emission.companyId,
+                companyName: emission.companyName,
+                period: emission.period,
+                price: GHG_FIRST_ACCESS_CREDITS,
+                repeatPrice: GHG_REPEAT_CREDITS,
+                call,
+              });
       const r = revenue.document;
       return page(
         `GHG intensity · ${emission.companyName} · ${emission.period}`,

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { TEST_TOKEN } from '../../auth/test-token.js';
-import { html, page } from '../../web/html.js';
+import { type Coverage, loadCoverage } from '../../web/coverage-query.js';
+import { homePage } from '../../web/home-page.js';
+import { page } from '../../web/html.js';
 import { type OpenApiDocument, renderReference } from '../../web/reference.js';
 import { sendPage } from '../../web/respond.js';
 import { finishDocument } from '../openapi-document.js';
@@ -9,19 +11,17 @@ import { finishDocument } from '../openapi-document.js';
 /** `/` and `/docs`: public pages, no credentials. */
 export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    // Coverage is counted once per data version: an import anywhere drops it.
+    let coverage: Promise<Coverage> | undefined;
+    ctx.onDataChange(() => {
+      coverage = undefined;
+    });
     app.get('/', { schema: { hide: true } }, async (_request, reply) => {
-      const base = ctx.config.publicUrl;
-      const body = html`<h1>Corporate data, traceable to the source</h1>
-<p>corpdata serves the total revenue of listed companies, standardized to USD, with the value and currency as reported
-and a link to the document each figure comes from; and it finds companies by name, ticker, ISIN or LEI.</p>
-<h2>First call</h2>
-<p>Try it with the public test token (free, mock data):</p>
-<pre><code>curl -H "Authorization: Bearer ${TEST_TOKEN}" \\
-  "${base}/api/v1/revenues?ticker=AAPL&amp;reporting_period=-1"</code></pre>
-<p>For real data, use an API key from your <a href="/account">account</a>. Every call is billed in credits:
-25 for the first access to a company-period, 1 for a repeat or a period without data, 1 for a search, 100 for the company list.</p>
-<p>Read the <a href="/docs">API reference</a> or fetch the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>`;
-      return sendPage(reply, 200, page('Corporate data API', body));
+      coverage ??= loadCoverage(ctx.db.kysely).catch((error: unknown) => {
+        coverage = undefined;
+        throw error;
+      });
+      return sendPage(reply, 200, homePage(await coverage, ctx.config.publicUrl, TEST_TOKEN));
     });
     // The page is drawn from the document as served (examples, named schemas), built once per
     // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens.

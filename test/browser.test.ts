@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
@@ -10,9 +8,6 @@ import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
 const EMAIL = 'analyst@example.com';
 const PASSWORD = 'a long browser password';
-const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
-/** `UPDATE_SCREENSHOTS=1` rewrites docs/screenshots/*.png from this walk-through. */
-const updateScreenshots = (dialect: string) => process.env.UPDATE_SCREENSHOTS === '1' && dialect === dialects()[0];
 
 /** Scripts run inside the page, as text: the project's TypeScript has no DOM types (it is a server). */
 const IN_PAGE = {
@@ -123,10 +118,6 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
     await page.waitForURL(/key=/);
     await expect.poll(() => page.locator('table').first().locator('tbody tr').count()).toBe(3);
     await expectAccessible(page);
-    if (updateScreenshots(dialect)) {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOTS}usage-page.png`, fullPage: true });
-    }
 
     // The keys page now knows when the key was last used, and never shows the key again.
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -150,7 +141,6 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
     expect(await restatements.locator('tbody tr').first().textContent()).toContain('23,705,433,660 USD');
     expect(await restatements.locator('tbody tr').nth(1).textContent()).toContain('this page');
     await expectAccessible(page);
-    if (updateScreenshots(dialect)) await page.screenshot({ path: `${SCREENSHOTS}trace-page.png`, fullPage: true });
 
     // A second key, revoked through the confirmation step.
     await page.goto(`${t.url}/account/keys`);
@@ -166,7 +156,6 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
     expect(await page.getByRole('status').first().textContent()).toBe('Key “old laptop” is revoked.');
     expect(await page.getByRole('row', { name: /old laptop/ }).textContent()).toContain('revoked');
     expect((await api('/api/v1/companies/search?query=beta', oldKey)).status).toBe(401);
-    if (updateScreenshots(dialect)) await page.screenshot({ path: `${SCREENSHOTS}keys-page.png`, fullPage: true });
 
     // Revoke the key in use: the API refuses it at once.
     await page.getByRole('link', { name: 'Revoke key reporting server' }).click();

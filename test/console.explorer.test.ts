@@ -41,6 +41,19 @@ describe.each(dialects())('console: the data explorer (%s)', (dialect) => {
     return Number(row.balance);
   }
 
+  it('states the coverage on the home page, counted from the catalog and the processed documents', async () => {
+    const home = await t.get('/');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('<li><strong>3</strong> companies</li>');
+    expect(home.text).toContain('<li><strong>3</strong> listings on 2 exchanges</li>');
+    expect(home.text).toMatch(
+      /<code>\/api\/v1\/revenues<\/code><br>Revenues<\/td>\s*<td data-label="Companies" class="num">1<\/td><td data-label="Years">2020–2025<\/td>\s*<td data-label="Figures" class="num">7<\/td>/,
+    );
+    expect(home.text).toContain('6 SEC filings (XBRL, read as filed) and 1 other document');
+    expect(home.text).toContain('<pre tabindex="0" role="region" aria-label="Example call with the test token">');
+    expect(home.text).toContain('href="/account"');
+  });
+
   it('searches for free, as the API search does', async () => {
     const { account, c } = await signedIn();
     const page = await c.get('/account/companies?query=apple');

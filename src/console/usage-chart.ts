@@ -5,7 +5,7 @@ import { formatNumber } from './layout.js';
 const WIDTH = 400;
 const HEIGHT = 220;
 const LEFT = 44;
-const RIGHT = 8;
+const RIGHT = 22;
 const TOP = 12;
 const BOTTOM = 28;
 

@@ -4,6 +4,7 @@ import { type Html, html, page } from './html.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 const n = (v: number) => NUMBER.format(v);
+const plural = (v: number, noun: string) => `${n(v)} ${noun}${v === 1 ? '' : 's'}`;
 
 function datasetRows(coverage: Coverage): Html {
   return html`${DATASETS.map((d) => {
@@ -30,15 +31,15 @@ ticker, ISIN, LEI or CIK.</p>
 <ul class="stats" aria-label="Coverage in numbers">
 <li><strong>${n(coverage.companies)}</strong> companies</li>
 <li><strong>${n(coverage.listings)}</strong> listings on ${n(coverage.exchanges)} exchanges</li>
-<li><strong>${n(coverage.countries)}</strong> countries</li>
+<li><strong>${n(coverage.countries)}</strong> ${coverage.countries === 1 ? 'country' : 'countries'}</li>
 <li><strong>${n(coverage.secFilings + coverage.otherDocuments)}</strong> source documents</li>
 </ul>
 <table class="cards"><caption>Datasets</caption>
 <thead><tr><th scope="col">Dataset</th><th scope="col" class="num">Companies</th><th scope="col">Years</th><th scope="col" class="num">Figures</th><th scope="col">Subscription</th></tr></thead>
 <tbody>${datasetRows(coverage)}</tbody></table>
-<p>Sources: ${n(coverage.secFilings)} SEC filings (XBRL, read as filed) and ${n(coverage.otherDocuments)} other documents
-(annual and sustainability reports, open data sets transcribing them) from ${n(coverage.sourceSites)} sites; exchange rates from the IMF,
-the Federal Reserve and the ECB.</p>
+<p>Sources: ${plural(coverage.secFilings, 'SEC filing')} (XBRL, read as filed) and ${plural(coverage.otherDocuments, 'other document')}
+(annual and sustainability reports, open data sets transcribing them) from ${plural(coverage.sourceSites, 'site')}; exchange rates from
+the IMF, the Federal Reserve and the ECB.</p>
 <h2>Explore it</h2>
 <p>Sign in to your <a href="/account">account</a> to search companies, see which periods each dataset has, buy them, and look at
 the figures as charts and tables, each linked to its source. Programs use the <a href="/docs">API reference</a>

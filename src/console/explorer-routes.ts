@@ -21,7 +21,8 @@ const MAX_PERIODS = 100;
 
 /** The years of a repeated `period` parameter (or a comma-separated list); undefined when any is not a year. */
 export function yearsOf(value: unknown): number[] | undefined {
-  const parts = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []) as unknown[];
+  // An empty list (no box ticked) is a list: the quote then says to choose a period.
+  const parts = (Array.isArray(value) ? value : typeof value === 'string' && value !== '' ? value.split(',') : []) as unknown[];
   if (parts.length > MAX_PERIODS) return undefined;
   const years: number[] = [];
   for (const p of parts) {

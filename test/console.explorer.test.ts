@@ -111,6 +111,30 @@ describe.each(dialects())('console: the data explorer (%s)', (dialect) => {
     await t.expectLedgersBalance();
   });
 
+  it('charges 25 once when the console and the API buy the same company-period at the same time', async () => {
+    const { account, c } = await signedIn({ credits: 1000 });
+    const csrf = csrfOf((await c.get(COMPANY)).text);
+    const [page, ...calls] = await Promise.all([
+      c.post(`${COMPANY}/buy`, { csrf, dataset: 'revenues', periods: '2022' }),
+      t.get('/api/v1/revenues?ticker=AAPL&reporting_period=2022', account.key),
+      t.get(`/api/v1/revenues?company_id=${APPLE.id}&reporting_period=2022`, account.key),
+    ]);
+    // The console either bought it (303) or, the API's purchase having committed before its quote,
+    // found nothing left to buy (400). Either way one purchase: 25 once, the repeat price otherwise.
+    expect([303, 400]).toContain(page.status);
+    const lines = await charges(account.accountId);
+    expect(lines.map((l) => l.amount).sort((a, b) => a - b)).toEqual(page.status === 303 ? [-25, -1, -1] : [-25, -1]);
+    expect(calls.map((r) => r.status)).toEqual([200, 200]);
+    expect(await balance(account.accountId)).toBe(1000 + lines.reduce((sum, l) => sum + l.amount, 0));
+    const purchases = await t.db.kysely
+      .selectFrom('purchases')
+      .select('dataset')
+      .where('account_id', '=', account.accountId)
+      .execute();
+    expect(purchases).toEqual([{ dataset: 'revenues' }]);
+    await t.expectLedgersBalance();
+  });
+
   it('sees as bought what the API bought, in that dataset only', async () => {
     const { account, c } = await signedIn();
     expect((await t.get('/api/v1/revenues?ticker=AAPL&reporting_period=2023', account.key)).cost).toBe(25);

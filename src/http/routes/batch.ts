@@ -51,8 +51,14 @@ function resultSchema(dataset: Dataset) {
       status: Type.Integer({ description: 'What the single call would have answered: 200, 204 or 404.' }),
       data: Type.Optional(Type.Array(dataset.recordSchema, { description: 'The records (200), empty for a 204.' })),
       detail: Type.Optional(Type.String({ description: 'Why the job found nothing (404), as the single call says it.' })),
-      available_periods: Type.Optional(Type.Array(Type.Integer())),
-      did_you_mean: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+      available_periods: Type.Optional(
+        Type.Array(Type.Integer(), { description: 'A 404 for a period: the periods that exist.' }),
+      ),
+      did_you_mean: Type.Optional(
+        Type.Array(Type.Object({}, { additionalProperties: true }), {
+          description: 'A 404 for an unknown ticker: close listings (company_id, company_name, ticker, mic_code).',
+        }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -77,7 +83,10 @@ function schemaOf(dataset: Dataset) {
         headers: CreditHeaders,
         content: {
           'application/json': {
-            schema: Type.Object({ results: Type.Array(resultSchema(dataset)) }, { additionalProperties: false }),
+            schema: Type.Object(
+              { results: Type.Array(resultSchema(dataset), { description: 'One result per job, in the order of the jobs.' }) },
+              { additionalProperties: false },
+            ),
           },
         },
       },

@@ -16,7 +16,6 @@ import { RevenuesQuery } from './dataset-query.js';
 import { historyRoute } from './history.js';
 import { periodsRoute } from './periods.js';
 
-
 function schemaOf(dataset: Dataset) {
   const r = dataset.route;
   return {

@@ -103,10 +103,15 @@ const schema = {
                     status: Type.Integer({ description: '200 (resolved) or 404 (no company matches).' }),
                     data: Type.Optional(CompanyRecordSchema),
                     detail: Type.Optional(Type.String({ description: 'Why no company matches (404).' })),
-                    did_you_mean: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+                    did_you_mean: Type.Optional(
+                      Type.Array(Type.Object({}, { additionalProperties: true }), {
+                        description: 'Close listings, where a ticker has some.',
+                      }),
+                    ),
                   },
                   { additionalProperties: false },
                 ),
+                { description: 'One result per job, in the order of the jobs.' },
               ),
             },
             { additionalProperties: false },

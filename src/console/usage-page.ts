@@ -20,8 +20,16 @@ export interface UsageView {
 
 const ENDPOINTS: Record<string, string> = {
   ...Object.fromEntries(DATASET_LABELS),
+  // A history's or a batch's lines, one per company-period.
+  ...Object.fromEntries(
+    [...DATASET_LABELS].flatMap(([name, label]) => [
+      [`${name}/history`, `${label} (history)`],
+      [`${name}/batch`, `${label} (batch)`],
+    ]),
+  ),
   'companies/search': 'Company search',
   'companies/list': 'Company list',
+  'companies/resolve': 'Company resolution',
 };
 
 function describe(l: LedgerLine): string {

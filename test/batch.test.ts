@@ -213,6 +213,38 @@ describe.each(dialects())('dataset batch (%s)', (dialect) => {
     expect((await charges(poor.accountId)).map((l) => Number(l.amount))).toEqual([-25]);
   });
 
+  it('under a storm of single calls, histories and batches on a tight balance: each first access once, the ledger the balance', async () => {
+    const a = await t.account({ credits: 140 });
+    const calls = Array.from({ length: 30 }, (_, i) => {
+      if (i % 3 === 0) return t.get(`/api/v1/revenues?ticker=${i % 2 === 0 ? 'BETA' : 'ALPH'}&reporting_period=2023`, a.key);
+      if (i % 3 === 1) return t.get('/api/v1/revenues/history?ticker=BETA&last=3', a.key);
+      return t.post(
+        BATCH,
+        {
+          jobs: [
+            { ticker: 'ALPH', reporting_period: 2022 },
+            { ticker: 'BETA', reporting_period: 2024 },
+          ],
+        },
+        a.key,
+      );
+    });
+    const answers = await Promise.all(calls);
+    for (const r of answers) expect([200, 402]).toContain(r.status);
+    const paid = answers.filter((r) => r.status === 200).reduce((sum, r) => sum + (r.cost ?? 0), 0);
+    const lines = await charges(a.accountId);
+    expect(lines.reduce((sum, l) => sum - Number(l.amount), 0)).toBe(paid);
+    const firsts = lines.filter((l) => Number(l.amount) === -25).map((l) => `${l.company_id}/${l.reporting_period}`);
+    expect(new Set(firsts).size).toBe(firsts.length);
+    const balance = await t.db.kysely
+      .selectFrom('accounts')
+      .select('balance')
+      .where('account_id', '=', a.accountId)
+      .executeTakeFirst();
+    expect(Number(balance?.balance)).toBe(140 - paid);
+    expect(Number(balance?.balance)).toBeGreaterThanOrEqual(0);
+  });
+
   it('answers the test token per job with mock data and the magic tickers, for free', async () => {
     const res = await t.post(
       '/api/v1/ghg-emissions/batch',

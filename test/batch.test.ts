@@ -163,6 +163,20 @@ describe.each(dialects())('dataset batch (%s)', (dialect) => {
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET']);
     const big = await t.post(BATCH, { jobs: [{ ticker: 'BETA', reporting_period: 2023, isin: 'x'.repeat(70_000) }] }, a.key);
     expect(big.status).toBe(413);
+    // Every refusal of the new paths also comes as problem details, when asked for.
+    for (const [res, status] of [
+      [await t.post(BATCH, 'jobs', a.key, { 'content-type': 'text/plain', ...PROBLEM }), 415],
+      [
+        await t.post(BATCH, { jobs: [{ ticker: 'BETA', reporting_period: 2023, isin: 'x'.repeat(70_000) }] }, a.key, PROBLEM),
+        413,
+      ],
+      [await t.post(BATCH, body, null, PROBLEM), 401],
+      [await t.get(BATCH, a.key, PROBLEM), 405],
+    ] as const) {
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.json<{ status: number }>().status).toBe(status);
+    }
   });
 
   it('two concurrent batches buying the same company-periods charge each first access once', async () => {

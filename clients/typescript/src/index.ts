@@ -64,7 +64,8 @@ export interface BatchResult<R> {
 /** One job of company resolution: one identifier (ticker with optional mic_code, isin, lei, cik, name, company_id). */
 export type ResolveJob = paths['/api/v1/companies/resolve']['post']['requestBody']['content']['application/json']['jobs'][number];
 /** One job's result: 200 with the company, or 404 with why. */
-export type ResolveResult = paths['/api/v1/companies/resolve']['post']['responses'][200]['content']['application/json']['results'][number];
+export type ResolveResult =
+  paths['/api/v1/companies/resolve']['post']['responses'][200]['content']['application/json']['results'][number];
 
 export interface CorpdataOptions {
   /** The server, e.g. https://corpdata.example.com (no trailing /api/v1). */

@@ -25,6 +25,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { pagesRoutes } from './http/routes/pages.js';
 import { provenanceRoute } from './http/routes/provenance.js';
+import { resolveRoute } from './http/routes/resolve.js';
 import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
@@ -195,6 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerOpenApi(app, config);
   for (const dataset of DATASETS) await app.register(datasetRoute(ctx, dataset));
   await app.register(companiesRoutes(ctx));
+  await app.register(resolveRoute(ctx));
   await app.register(accountRoute(ctx));
   await app.register(provenanceRoute(ctx));
   await app.register(openapiRoute(config));

@@ -107,6 +107,42 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
     expect(intensity.credits).toEqual({ cost: 25, balance: 50 });
   });
 
+  it('asks for a history, a batch and company resolution, each with the credits it cost', async () => {
+    const a = await t.account({ credits: 200 });
+    const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key });
+    const history = await corpdata.history('revenues', { ticker: 'BETA', from: 2023, to: 2024 });
+    expect(history.data.company_id).toBe(BETA.id);
+    expect(history.data.periods.map((p) => [p.reporting_period, p.records[0]?.reporting_period])).toEqual([
+      [2024, 2024],
+      [2023, 2023],
+    ]);
+    expect(history.credits).toEqual({ cost: 50, balance: 150 });
+    const batch = await corpdata.batch('revenues', [
+      { ticker: 'BETA', reporting_period: 2023 },
+      { ticker: 'NOPE', reporting_period: 2023 },
+      { isin: BETA.isin, reporting_period: 2022 },
+    ]);
+    expect(batch.data.map((r) => r.status)).toEqual([200, 404, 200]);
+    expect(batch.data[0]?.data?.[0]?.document_id).toBe(doc(3));
+    expect(batch.data[1]?.detail).toContain('No company matches');
+    expect(batch.credits).toEqual({ cost: 26, balance: 124 });
+    const resolved = await corpdata.resolve([{ ticker: 'BETA' }, { name: 'nothing like it at all zzzz' }]);
+    expect(resolved.data[0]?.data?.company_id).toBe(BETA.id);
+    expect(resolved.credits?.cost).toBe(resolved.data.filter((r) => r.status === 200).length);
+    const error = await corpdata.batch('revenues', [{ ticker: 'BETA', reporting_period: 2023 }, { reporting_period: 2023 }]).then(
+      () => undefined,
+      (e: unknown) => e as CorpdataError,
+    );
+    expect([error?.kind, error?.param]).toEqual(['bad_request', 'jobs[1]']);
+    const poor = await createCorpdataClient({ baseUrl: t.url, apiKey: (await t.account({ credits: 30 })).key })
+      .history('revenues', { ticker: 'BETA', last: 3 })
+      .then(
+        () => undefined,
+        (e: unknown) => e as CorpdataError,
+      );
+    expect([poor?.kind, poor?.credits]).toEqual(['insufficient_credits', { cost: 75, balance: 30 }]);
+  });
+
   it('answers a 204 with an empty array, and refuses with typed errors', async () => {
     const a = await t.account({ credits: 30 });
     const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key });

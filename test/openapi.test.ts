@@ -71,7 +71,10 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
 
   it('gives each operation a 400 example about a parameter it takes (or names the one it does not)', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
-      const operation = item.get as unknown as { parameters?: Array<{ name: string }>; responses: Record<string, unknown> };
+      const operation = (item.get ?? item.post) as unknown as {
+        parameters?: Array<{ name: string }>;
+        responses: Record<string, unknown>;
+      };
       const takes = new Set((operation.parameters ?? []).map((p) => p.name));
       const examples = JSON.stringify(operation.responses['400'] ?? {});
       for (const [, name] of examples.matchAll(/Invalid parameter '([a-z_]+)'/g))
@@ -130,12 +133,19 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/account',
       '/api/v1/companies/list',
+      '/api/v1/companies/resolve',
       '/api/v1/companies/search',
       '/api/v1/ghg-emissions',
+      '/api/v1/ghg-emissions/batch',
+      '/api/v1/ghg-emissions/history',
       '/api/v1/ghg-emissions/periods',
       '/api/v1/ghg-intensity',
+      '/api/v1/ghg-intensity/batch',
+      '/api/v1/ghg-intensity/history',
       '/api/v1/ghg-intensity/periods',
       '/api/v1/revenues',
+      '/api/v1/revenues/batch',
+      '/api/v1/revenues/history',
       '/api/v1/revenues/periods',
       '/api/v1/trace/{id}',
     ]);

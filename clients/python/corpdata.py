@@ -197,6 +197,27 @@ class Client:
         """The periods a company has data for in a dataset, most recent first (free)."""
         return self._get("/api/v1/%s/periods" % dataset, query)
 
+    def history(self, dataset: str = "revenues", **query: Any) -> Answer:
+        """Every available period of a company in a range, e.g. history("revenues", ticker="MSFT", last=3)
+        or from_=2021, to=2024 (from is a Python keyword: write from_). Billed per company-period, all or nothing."""
+        if "from_" in query:
+            query["from"] = query.pop("from_")
+        return self._get("/api/v1/%s/history" % dataset, query)
+
+    def batch(self, dataset: str, jobs: List[Dict[str, Any]]) -> Answer:
+        """Up to 100 jobs ({identifier..., "reporting_period"}) of a dataset in one call: data is the list of
+        results in order, each {"status": 200|204|404, "data"|"detail": ...}. Billed per job, all or nothing."""
+        answer = self._send("/api/v1/%s/batch" % dataset, {}, body={"jobs": jobs})
+        answer.data = answer.data["results"]
+        return answer
+
+    def resolve(self, jobs: List[Dict[str, Any]]) -> Answer:
+        """Up to 100 identifiers (ticker, mic_code, isin, lei, cik, name) to company records, in order;
+        1 credit per job that resolves."""
+        answer = self._send("/api/v1/companies/resolve", {}, body={"jobs": jobs})
+        answer.data = answer.data["results"]
+        return answer
+
     def search_companies(self, query: str) -> Answer:
         return self._get("/api/v1/companies/search", {"query": query})
 
@@ -221,15 +242,29 @@ class Client:
         empty: Any = None,
         headers: Optional[Dict[str, str]] = None,
     ) -> Answer:
+        return self._send(path, query, empty=empty, headers=headers)
+
+    def _send(
+        self,
+        path: str,
+        query: Dict[str, Any],
+        empty: Any = None,
+        headers: Optional[Dict[str, str]] = None,
+        body: Any = None,
+    ) -> Answer:
+        """A GET, or with a body a POST of it as JSON (the batch operations)."""
         url = self.base_url + path
         if query:
             url += "?" + urllib.parse.urlencode(query)
         request = urllib.request.Request(
             url,
+            data=None if body is None else json.dumps(body).encode("utf-8"),
+            method="GET" if body is None else "POST",
             headers={
                 "Authorization": "Bearer " + self.api_key,
                 # JSON for answers, problem details for refusals (RFC 9457).
                 "Accept": "application/json, application/problem+json",
+                **({} if body is None else {"Content-Type": "application/json"}),
                 **(headers or {}),
             },
         )

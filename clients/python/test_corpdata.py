@@ -108,6 +108,23 @@ class WithAKey(unittest.TestCase):
         again = self.corpdata.list_companies(listing.etag)
         self.assertEqual((again.data, again.credits["cost"]), (None, 0))
 
+    def test_history_batch_and_resolve(self):
+        history = self.corpdata.history("revenues", ticker="ALPH", from_=2022, to=2023)
+        self.assertEqual([p["reporting_period"] for p in history.data["periods"]], [2023, 2022])
+        self.assertEqual(history.credits["cost"], 50)
+        batch = self.corpdata.batch("revenues", [
+            {"ticker": "ALPH", "reporting_period": 2023},
+            {"ticker": "NOPE", "reporting_period": 2023},
+        ])
+        self.assertEqual([r["status"] for r in batch.data], [200, 404])
+        self.assertEqual(batch.credits["cost"], 1)
+        resolved = self.corpdata.resolve([{"ticker": "ALPH"}, {"ticker": "NOPE"}])
+        self.assertEqual([r["status"] for r in resolved.data], [200, 404])
+        self.assertEqual(resolved.credits["cost"], 1)
+        with Refusal(self) as bad:
+            self.corpdata.batch("revenues", [{"ticker": "ALPH", "reporting_period": 2023}, {"ticker": "ALPH"}])
+        self.assertEqual((bad.error.kind, bad.error.param), ("bad_request", "jobs[1].reporting_period"))
+
     def test_problem_details_of_400_401_404(self):
         with Refusal(self) as bad:
             self.corpdata.revenues(ticker="BETA", reporting_period=1999)

@@ -140,6 +140,11 @@ export class Catalog {
     return this.#byLei.get(lei);
   }
 
+  /** The company with this SEC CIK, written with or without its leading zeros. */
+  byCik(cik: string): Company | undefined {
+    return this.#byCik.get(cik) ?? this.#byCik.get(cik.replace(/^0+(?=.)/, ''));
+  }
+
   /**
    * The company trading under `ticker` (any case). With a MIC, the listing on that market; without
    * one, "the first matching ticker" in the order of {@link compareByExchange} (DESIGN §1.3).

@@ -22,6 +22,7 @@ export interface UsageView {
 const OTHER_ENDPOINTS: Record<string, string> = {
   'companies/search': 'Company search (the ledger does not keep the query)',
   'companies/list': 'Company list',
+  'companies/resolve': 'Company resolution',
 };
 
 /**
@@ -31,10 +32,13 @@ const OTHER_ENDPOINTS: Record<string, string> = {
  */
 export function describe(l: LedgerLine): string {
   if (l.kind === 'grant') return 'Credits added';
-  const dataset = DATASETS.find((d) => d.name === l.endpoint);
+  // A history's or a batch's lines, one per company-period, name the dataset with a suffix.
+  const [name, via] = (l.endpoint ?? '').split('/');
+  const dataset = DATASETS.find((d) => d.name === name);
   if (dataset === undefined) return l.endpoint === null ? 'Call' : (OTHER_ENDPOINTS[l.endpoint] ?? l.endpoint);
-  if (l.companyName === null) return dataset.label;
-  const what = `${dataset.label}: ${l.companyName}, ${l.reportingPeriod ?? ''}`;
+  const label = via === undefined ? dataset.label : `${dataset.label} (${via})`;
+  if (l.companyName === null) return label;
+  const what = `${label}: ${l.companyName}, ${l.reportingPeriod ?? ''}`;
   if (!l.bought) return `${what}: no data (answered 204, nothing bought)`;
   return -l.amount === dataset.prices.firstAccess ? `${what}: bought` : `${what}: repeat`;
 }

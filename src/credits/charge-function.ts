@@ -24,6 +24,40 @@ const CHARGED = 1;
 const RETRY = 2;
 
 /**
+ * The arguments of `charge_batch` (and of `charge_all`, which takes the same): the calls as one
+ * array per field, in arrival order, then the batch's plan (1-based).
+ */
+export function chargeParams(requests: readonly ChargeRequest[]): unknown[] {
+  const n = requests.length;
+  const column = <T>(value: (req: ChargeRequest) => T): T[] => {
+    const values = new Array<T>(n);
+    for (let i = 0; i < n; i++) values[i] = value(requests[i] as ChargeRequest);
+    return values;
+  };
+  // A ledger line names the company-period bought, else the one the call was about.
+  const subject = (req: ChargeRequest) => req.purchase ?? req.subject;
+  const plan = batchPlan(requests);
+  return [
+    column((r) => r.accountId),
+    column((r) => r.keyId),
+    column((r) => r.endpoint),
+    column((r) => r.price),
+    column((r) => r.purchase?.dataset ?? null),
+    column((r) => r.purchase?.companyId ?? null),
+    column((r) => r.purchase?.period ?? null),
+    column((r) => r.purchase?.repeatPrice ?? null),
+    column((r) => subject(r)?.companyId ?? null),
+    column((r) => subject(r)?.period ?? null),
+    column((r) => r.requestId),
+    column((r) => r.at),
+    column((r) => r.touchKey === true),
+    plan.first.map((i) => (i < 0 ? null : i + 1)),
+    plan.buys.map((i) => i + 1),
+    plan.accounts,
+  ];
+}
+
+/**
  * Charges a batch on PostgreSQL in one statement, one round trip, one transaction: the work of
  * {@link chargeBatch} done by the server (see 005-charge-function.ts), with the same outcomes.
  *
@@ -44,38 +78,16 @@ export function chargeFunction(
   /** The last ledger entry a batch of this instance answered with: later batches make later ones. */
   let lastEntry = 0;
   return async (requests) => {
-    const n = requests.length;
-    const column = <T>(value: (req: ChargeRequest) => T): T[] => {
-      const values = new Array<T>(n);
-      for (let i = 0; i < n; i++) values[i] = value(requests[i] as ChargeRequest);
-      return values;
-    };
-    // A ledger line names the company-period bought, else the one the call was about.
-    const subject = (req: ChargeRequest) => req.purchase ?? req.subject;
     const since = lastEntry;
-    const plan = batchPlan(requests);
     let rows: Rows;
     try {
-      rows = await call([
-        column((r) => r.accountId),
-        column((r) => r.keyId),
-        column((r) => r.endpoint),
-        column((r) => r.price),
-        column((r) => r.purchase?.dataset ?? null),
-        column((r) => r.purchase?.companyId ?? null),
-        column((r) => r.purchase?.period ?? null),
-        column((r) => r.purchase?.repeatPrice ?? null),
-        column((r) => subject(r)?.companyId ?? null),
-        column((r) => subject(r)?.period ?? null),
-        column((r) => r.requestId),
-        column((r) => r.at),
-        column((r) => r.touchKey === true),
-        plan.first.map((i) => (i < 0 ? null : i + 1)),
-        plan.buys.map((i) => i + 1),
-        plan.accounts,
-      ]);
+      rows = await call(chargeParams(requests));
     } catch (error) {
-      const lines = await committed([[...new Set(column((r) => r.accountId))], since, column((r) => r.requestId)]).catch(() => {
+      const lines = await committed([
+        [...new Set(requests.map((r) => r.accountId))],
+        since,
+        requests.map((r) => r.requestId),
+      ]).catch(() => {
         throw error;
       });
       if (lines.length === 0) throw error;
@@ -84,7 +96,8 @@ export function chargeFunction(
       );
       return requests.map((r) => charged.get(r.requestId) ?? 'retry');
     }
-    if (rows.length !== n) throw new Error(`charge_batch answered ${rows.length} outcomes for ${n} calls`);
+    if (rows.length !== requests.length)
+      throw new Error(`charge_batch answered ${rows.length} outcomes for ${requests.length} calls`);
     const last = Number(rows[0]?.last_entry ?? 0);
     if (last > lastEntry) lastEntry = last;
     return rows.map(({ outcome, cost, balance }) =>

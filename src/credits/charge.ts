@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { fixedTransaction } from '../db/fixed-transaction.js';
+import { chargeAll } from './charge-all.js';
 import { type BatchOutcome, chargeBatch } from './charge-batch.js';
 import { chargeFunction } from './charge-function.js';
 
@@ -61,6 +62,7 @@ const POSTGRES_BATCHES_IN_FLIGHT = 4;
 export class Biller {
   readonly #transact: (requests: readonly ChargeRequest[]) => Promise<BatchOutcome[]>;
   readonly #maxInFlight: number;
+  readonly #chargeAll: (requests: readonly ChargeRequest[]) => Promise<ChargeResult>;
   #queue: Pending[] = [];
   /** Accounts with calls in a batch in flight. */
   readonly #busy = new Set<string>();
@@ -68,6 +70,7 @@ export class Biller {
   #scheduled = false;
 
   constructor(private readonly db: Db) {
+    this.#chargeAll = chargeAll(db);
     if (db.dialect === 'postgres') {
       this.#transact = chargeFunction(db);
       this.#maxInFlight = POSTGRES_BATCHES_IN_FLIGHT;
@@ -90,6 +93,14 @@ export class Biller {
         });
       }
     });
+  }
+
+  /**
+   * Charges the parts of one call (all of one account) together, all or nothing: see
+   * {@link chargeAll}. The result's cost is the parts' sum; refused, nothing was charged.
+   */
+  chargeAll(requests: readonly ChargeRequest[]): Promise<ChargeResult> {
+    return this.#chargeAll(requests);
   }
 
   async balanceOf(accountId: string): Promise<number> {

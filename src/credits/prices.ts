@@ -4,3 +4,5 @@ export const REVENUE_REPEAT_CREDITS = 1;
 export const REVENUE_NO_DATA_CREDITS = 1;
 export const SEARCH_CREDITS = 1;
 export const LIST_CREDITS = 100;
+/** Company resolution: per job that names a company (a job that resolves nothing costs nothing). */
+export const RESOLVE_CREDITS = 1;

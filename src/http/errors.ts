@@ -71,10 +71,14 @@ export function unauthorized(failure: AuthFailure): ApiError {
   return new ApiError('unauthorized', AUTH_MESSAGES[failure]);
 }
 
-/** Only GET reaches the API (DESIGN §11.4): HEAD would be billed like GET, and nothing else exists. */
-export function methodNotAllowed(method: string): ApiError {
-  return new ApiError('method_not_allowed', `Method ${method} is not allowed: the API answers GET only.`, undefined, {
-    allow: 'GET',
+/**
+ * Only GET reaches the API (DESIGN §11.4): HEAD would be billed like GET, and nothing else exists;
+ * the documented POST operations (batches of jobs) answer POST only.
+ */
+export function methodNotAllowed(method: string, allowed = 'GET'): ApiError {
+  const only = allowed === 'GET' ? 'the API answers GET only' : `this operation answers ${allowed} only`;
+  return new ApiError('method_not_allowed', `Method ${method} is not allowed: ${only}.`, undefined, {
+    allow: allowed,
   });
 }
 
@@ -109,7 +113,7 @@ const STATUS_SENTENCES: Record<number, string> = {
   411: 'Length required.',
   413: 'Request body too large.',
   414: 'URI too long.',
-  415: 'Unsupported media type.',
+  415: 'Unsupported media type: send the body as application/json.',
   429: 'Too many requests.',
   431: 'Request header fields too large.',
   500: 'Internal Server Error.',

@@ -9,14 +9,23 @@ import { methodNotAllowed } from './errors.js';
 export const GET_ONLY = { exposeHeadRoute: false } as const;
 
 /**
- * Remembers every API path as it is registered, so that {@link refuseOtherMethods} can answer
- * every other method on it with 405 and `Allow: GET` (an unknown path stays a 404).
+ * The methods an API path answers: GET, except the documented POST operations (a dataset's batch,
+ * company resolution), which take a JSON body of jobs and answer POST only.
  */
-export function collectApiPaths(app: FastifyInstance, prefix: string): Set<string> {
-  const paths = new Set<string>();
+const ANSWERED = ['GET', 'POST'] as const;
+
+/**
+ * Remembers every API path as it is registered, with the method it answers, so that
+ * {@link refuseOtherMethods} can answer every other method on it with 405 and `Allow` (an unknown
+ * path stays a 404).
+ */
+export function collectApiPaths(app: FastifyInstance, prefix: string): Map<string, string> {
+  const paths = new Map<string, string>();
   app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(prefix) || paths.has(route.url)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (route.url.startsWith(prefix) && methods.includes('GET')) paths.add(route.url);
+    const answered = ANSWERED.find((m) => methods.includes(m));
+    if (answered !== undefined) paths.set(route.url, answered);
   });
   return paths;
 }
@@ -33,19 +42,19 @@ export function routeEveryMethod(app: FastifyInstance): void {
 }
 
 /** Registers the 405 answers; must come after the API routes. Refused before any body is read. */
-export function refuseOtherMethods(paths: ReadonlySet<string>): FastifyPluginAsync {
+export function refuseOtherMethods(paths: ReadonlyMap<string, string>): FastifyPluginAsync {
   return async (app) => {
-    const methods = app.supportedMethods.filter((m) => m !== 'GET');
-    for (const url of paths) {
+    // Read before adding: the refusals are routes too.
+    for (const [url, allowed] of [...paths]) {
       app.route({
-        method: methods,
+        method: app.supportedMethods.filter((m) => m !== allowed),
         url,
         schema: { hide: true },
         onRequest: async (request) => {
-          throw methodNotAllowed(request.method);
+          throw methodNotAllowed(request.method, allowed);
         },
         handler: async (request) => {
-          throw methodNotAllowed(request.method);
+          throw methodNotAllowed(request.method, allowed);
         },
       });
     }

@@ -90,6 +90,20 @@ const TEXT_EXAMPLES: Record<string, string> = {
   'getProvenance 400': "Invalid parameter 'id'.",
   // Every dataset's periods endpoint takes no reporting_period: its 400 example says so.
   ...Object.fromEntries(DATASETS.map((d) => [`${d.route.periodsOperationId} 400`, "Unknown parameter 'reporting_period'."])),
+  // A history's range, a batch's jobs: each operation's 400 names what it takes.
+  ...Object.fromEntries(
+    DATASETS.map((d) => [`${d.route.operationId}History 400`, "Invalid parameter 'from': it must not be after to."]),
+  ),
+  ...Object.fromEntries(
+    DATASETS.map((d) => [
+      `${d.route.operationId}Batch 400`,
+      "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+    ]),
+  ),
+  'resolveCompanies 400':
+    "Missing identifier in 'jobs[1]': give one of company_id, isin, lei, cik, ticker or name (mic_code alone is not enough).",
+  '413': 'Request body too large.',
+  '415': 'Unsupported media type: send the body as application/json.',
   '429': 'Too many requests: at most 100 per second; retry in 1 s.',
   '500': 'Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)',
 };
@@ -102,7 +116,22 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
   lei: 'HWUPKR0MPOU8FGXBT394',
   reporting_period: -1,
   query: 'beta',
+  from: 2022,
+  to: 2024,
+  last: 3,
   id: '20000000-0000-4000-8000-000000000003',
+};
+
+/** The bodies of the POST operations' examples: a dataset's batch, company resolution. */
+const REQUEST_EXAMPLES: Record<string, Json> = {
+  batch: {
+    jobs: [
+      { ticker: 'BETA', reporting_period: -1 },
+      { ticker: 'BETA', mic_code: 'XNYS', reporting_period: 2022 },
+      { isin: 'US0378331005', reporting_period: 2023 },
+    ],
+  },
+  resolve: { jobs: [{ ticker: 'BETA', mic_code: 'XNYS' }, { cik: '0000320193' }] },
 };
 
 const COMPANY = {
@@ -116,11 +145,31 @@ const COMPANY = {
 function jsonExamples(publicUrl: string): Record<string, unknown> {
   const point = '20000000-0000-4000-8000-000000000003';
   const periods = { company_id: COMPANY.company_id, reporting_periods: [2024, 2023, 2022] };
-  // Every dataset's records and periods, shown as its test-mode data looks (revenues has its own below).
+  // Every dataset's records, periods, history and batch, shown as its test-mode data looks (revenues has its own below).
   const datasets = Object.fromEntries(
     DATASETS.flatMap((d) => [
       [d.route.operationId, d.mock(COMPANY.ticker, -1, publicUrl)],
       [d.route.periodsOperationId, periods],
+      [
+        `${d.route.operationId}History`,
+        {
+          company_id: COMPANY.company_id,
+          periods: [2024, 2023, 2022].map((p) => ({
+            reporting_period: p,
+            records: p === 2022 ? [] : d.mock(COMPANY.ticker, p, publicUrl),
+          })),
+        },
+      ],
+      [
+        `${d.route.operationId}Batch`,
+        {
+          results: [
+            { status: 200, data: d.mock(COMPANY.ticker, -1, publicUrl) },
+            { status: 204, data: [] },
+            { status: 404, detail: 'No company matches the given isin.', available_periods: [] },
+          ],
+        },
+      ],
     ]),
   );
   return {
@@ -140,6 +189,12 @@ function jsonExamples(publicUrl: string): Record<string, unknown> {
       },
     ],
     searchCompanies: [COMPANY],
+    resolveCompanies: {
+      results: [
+        { status: 200, data: COMPANY },
+        { status: 404, detail: 'No company matches the given cik.' },
+      ],
+    },
     listCompanies: [COMPANY],
     getAccount: {
       account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
@@ -281,6 +336,8 @@ export function finishDocument(generated: object, publicUrl: string, serverUrl: 
         responses[status] = finishResponse(operationId, status, response, examples[operationId], rateLimited);
       }
       operation.responses = responses;
+      const body = (operation.requestBody as { content?: Record<string, Json> } | undefined)?.content?.['application/json'];
+      if (body !== undefined) body.example = REQUEST_EXAMPLES[operationId.endsWith('Batch') ? 'batch' : 'resolve'];
       for (const parameter of (operation.parameters ?? []) as Json[]) {
         const example = PARAMETER_EXAMPLES[String(parameter.name)];
         if (example !== undefined) parameter.example = example;
@@ -290,6 +347,8 @@ export function finishDocument(generated: object, publicUrl: string, serverUrl: 
   const schemas: Json = {};
   doc.paths = hoist(doc.paths, schemas) as typeof doc.paths;
   doc.components = { ...(doc.components ?? {}), schemas };
-  doc.info.description = `${String(doc.info.description ?? '')} Only GET reaches the API: any other method gets 405 with Allow: GET.`;
+  doc.info.description =
+    `${String(doc.info.description ?? '')} Only GET reaches the API, except the batch and resolve operations, which take POST ` +
+    'with a JSON body of up to 100 jobs: any other method gets 405 with Allow naming the one it answers.';
   return doc;
 }

@@ -26,6 +26,8 @@ interface ParameterSchema {
 
 interface Operation {
   path: string;
+  method: 'GET' | 'POST';
+  /** GET: its query parameters. POST: the fields of one job of its JSON body (`{"jobs":[…]}`). */
   parameters: Parameter[];
 }
 
@@ -50,6 +52,8 @@ export interface FuzzReport {
   /** Answers (200, 204) that said they cost something: each must be one charge in the ledger. */
   paid: number;
   charges: number;
+  /** Of the charges, those of a history or a batch (one ledger line per company-period). */
+  multiPart: number;
   /** Every answer that broke a rule (5xx, an error not plain text, a missing header) and every ledger discrepancy. */
   discrepancies: string[];
 }
@@ -119,10 +123,41 @@ const RAW_ENCODINGS = [
   '%1B[31m',
 ];
 
-function operationsOf(doc: { paths: Record<string, { get?: { parameters?: Parameter[] } }> }): Operation[] {
-  return Object.entries(doc.paths)
-    .filter(([, item]) => item.get !== undefined)
-    .map(([path, item]) => ({ path, parameters: (item.get?.parameters ?? []).filter((p) => p.in === 'query') }));
+interface JobsBody {
+  content?: { 'application/json'?: { schema?: { properties?: { jobs?: { items?: JobSchema } } } } };
+}
+interface JobSchema {
+  properties?: Record<string, ParameterSchema>;
+  required?: string[];
+}
+type PathItem = { get?: { parameters?: Parameter[] }; post?: { requestBody?: JobsBody } };
+
+/** The document's operations: each GET with its query parameters, each POST with the fields of its jobs. */
+function operationsOf(doc: { paths: Record<string, PathItem> }): Operation[] {
+  return Object.entries(doc.paths).flatMap(([path, item]): Operation[] => {
+    if (item.get !== undefined) {
+      return [{ path, method: 'GET', parameters: (item.get.parameters ?? []).filter((p) => p.in === 'query') }];
+    }
+    const job = item.post?.requestBody?.content?.['application/json']?.schema?.properties?.jobs?.items;
+    if (job === undefined) return [];
+    const required = new Set(job.required ?? []);
+    const parameters = Object.entries(job.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'body',
+      required: required.has(name),
+      schema,
+    }));
+    return [{ path, method: 'POST', parameters }];
+  });
+}
+
+/** Bodies a JSON reader must refuse, or that break the jobs' shape as a whole. */
+const HOSTILE_BODIES = ['', '{', '{"jobs": [', 'null', '[]', '{"jobs": {}}', '{"jobs": [1]}', '{"jobs": []}', '"jobs"', '\u0000'];
+
+/** A JSON value for a field: a number where the schema wants an integer and the text is one. */
+function typed(schema: ParameterSchema, value: string): unknown {
+  const integer = schema.type === 'integer' || (schema.anyOf ?? []).some((s) => s.type === 'integer');
+  return integer && /^-?[0-9]+$/.test(value) ? Number(value) : value;
 }
 
 /** Values the schema allows (enum members, pattern matches, UUIDs, integers in range). */
@@ -159,7 +194,7 @@ function invalidPool(schema: ParameterSchema, seed: number): string[] {
 }
 
 type Request =
-  | { kind: 'fetch'; target: string; headers: Record<string, string>; method: string }
+  | { kind: 'fetch'; target: string; headers: Record<string, string>; method: string; body?: string | undefined }
   /** `spelled`: a routed target written another way (percent-encoded, absolute form), which every route rule must still see. */
   | { kind: 'raw'; bytes: string; spelled?: boolean };
 
@@ -224,10 +259,48 @@ function generator(operations: Operation[], options: FuzzOptions, random: () => 
     `GET ${path} HTTP/9.9\r\nHost: x\r\nConnection: close\r\n\r\n`,
     `\u0016\u0003\u0001\u0000\u00a5\u0001\u0000\u0000\u00a1\u0003\u0003\r\n\r\n`,
   ];
+  const post = (op: Operation): Request => {
+    const headers: Record<string, string> = { ...authHeader() };
+    const r = random();
+    if (r < 0.9) headers['content-type'] = 'application/json';
+    else if (r < 0.95) headers['content-type'] = pick(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx']);
+    if (random() < 0.05) return { kind: 'fetch', target: op.path, headers, method: 'POST', body: pick(HOSTILE_BODIES) };
+    const count = random() < 0.02 ? 101 : 1 + Math.floor(random() * 4);
+    const named = op.parameters.filter((p) => (options.examples[p.name] ?? []).length > 0);
+    const jobs = Array.from({ length: count }, () => {
+      const job: Record<string, unknown> = {};
+      // Most jobs name a real company, as programs send them, so that batches get billed.
+      const real = named.length > 0 && random() < 0.6 ? pick(named) : undefined;
+      if (real !== undefined) {
+        job[real.name] = pick(options.examples[real.name] ?? []);
+        for (const p of op.parameters) {
+          const pool = pools.get(`${op.path} ${p.name}`);
+          if (p.required === true && pool !== undefined) job[p.name] = typed(p.schema, pick(pool.valid));
+        }
+        return job;
+      }
+      for (const p of op.parameters) {
+        const pool = pools.get(`${op.path} ${p.name}`);
+        if (pool === undefined || random() < (p.required === true ? 0.03 : 0.6)) continue;
+        job[p.name] = random() < 0.85 ? typed(p.schema, pick(pool.valid)) : pick([pick(pool.invalid), 12, null, true, [], {}]);
+      }
+      if (random() < 0.03) job[pick(['reporting_year', 'Ticker', '__proto__', ''])] = 1;
+      return job;
+    });
+    const method = random() < 0.03 ? pick(['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD']) : 'POST';
+    return {
+      kind: 'fetch',
+      target: op.path,
+      headers,
+      method,
+      body: method === 'GET' || method === 'HEAD' ? undefined : JSON.stringify({ jobs }),
+    };
+  };
   return {
     next() {
       const op = pick(operations);
       if (random() < 0.03) return { kind: 'raw', bytes: pick(rawCases(op.path, pick(options.keys))) };
+      if (op.method === 'POST') return post(op);
       const spell = random() < 0.04;
       const parts: string[] = [];
       for (const p of op.parameters) {
@@ -277,7 +350,8 @@ function checkAnswer(status: number, header: (name: string) => string | null | u
 /**
  * Sends `requests` requests built from the served OpenAPI document (every query parameter with
  * valid, wrong-typed, too long, mis-patterned, mis-encoded, unicode and repeated values; unknown
- * parameters; odd paths and methods; bad credentials; routed paths percent-encoded or in
+ * parameters; the POST operations' jobs built the same way from their body schema, malformed
+ * JSON, other content types, too many jobs; odd paths and methods; bad credentials; routed paths percent-encoded or in
  * absolute form, which must still pass the rate limiter) plus malformed raw HTTP, from
  * `connections` concurrent clients, then audits the ledger against what the clients saw.
  */
@@ -321,7 +395,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       let res: Response;
       try {
-        res = await fetch(options.baseUrl + r.target, { method: r.method, headers: r.headers });
+        res = await fetch(options.baseUrl + r.target, {
+          method: r.method,
+          headers: r.headers,
+          ...(r.body === undefined ? {} : { body: r.body }),
+        });
         await res.arrayBuffer();
       } catch {
         // The client refused to send it (an invalid URL or header): not a server answer.
@@ -340,5 +418,5 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let paid = 0;
   for (const seen of observed.byRequestId.values())
     if ((seen.status === 200 || seen.status === 204) && (seen.cost ?? 0) > 0) paid++;
-  return { requests: sent, raw, spelled, byStatus, paid, charges: audit.charges, discrepancies };
+  return { requests: sent, raw, spelled, byStatus, paid, charges: audit.charges, multiPart: audit.multiPart, discrepancies };
 }

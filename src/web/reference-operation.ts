@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { problemOf } from '../http/problem.js';
-import { type Html, html } from './html.js';
+import { type Html, html, raw } from './html.js';
 import { fieldList, fieldsOf, meaning } from './reference-fields.js';
 import { constraint, type Endpoint, type OpenApiDocument, type Parameter, resolve, type Schema } from './reference-schema.js';
 
@@ -20,7 +20,8 @@ export const KEY_VARIABLE = 'CORPDATA_KEY';
  */
 function exampleUrl(base: string, endpoint: Endpoint): string {
   const params = endpoint.op.parameters ?? [];
-  const chosen = params.filter((p, i) => p.required === true || (i === 0 && p.in === 'query'));
+  // A history needs its range: `last` is the shortest way to give one.
+  const chosen = params.filter((p, i) => p.required === true || (i === 0 && p.in === 'query') || p.name === 'last');
   let path = endpoint.path;
   for (const p of chosen.filter((p) => p.in === 'path'))
     path = path.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
@@ -31,8 +32,12 @@ function exampleUrl(base: string, endpoint: Endpoint): string {
   return `${base}${path}${query === '' ? '' : `?${query}`}`;
 }
 
+/** The request; a POST operation's carries the document's example body. */
 function curl(base: string, endpoint: Endpoint): string {
-  return `curl -H "Authorization: Bearer $${KEY_VARIABLE}" "${exampleUrl(base, endpoint)}"`;
+  const call = `curl -H "Authorization: Bearer $${KEY_VARIABLE}" "${exampleUrl(base, endpoint)}"`;
+  const body = endpoint.op.requestBody?.content?.['application/json']?.example;
+  if (body === undefined) return call;
+  return `${call} -H "Content-Type: application/json" -d '${JSON.stringify(body)}'`;
 }
 
 /** The 200 answer of the example, as the document's example gives it. */
@@ -77,12 +82,12 @@ function variants(doc: OpenApiDocument, schema: Schema | undefined): Array<[stri
   return [[named ?? '', schema]];
 }
 
-function fieldSection(doc: OpenApiDocument, endpoint: Endpoint): Html {
+function fieldSection(doc: OpenApiDocument, endpoint: Endpoint, level: number): Html {
   const schema = endpoint.op.responses?.['200']?.content?.['application/json']?.schema;
   const kinds = variants(doc, schema);
   return html`${kinds.map(
     ([title, s]) =>
-      html`<h4>Fields${kinds.length > 1 ? html` of <code>${title}</code>` : title === '' ? '' : html` (<code>${title}</code>)`}</h4>${fieldList(fieldsOf(doc, s))}`,
+      html`${raw(`<h${level}>`)}Fields${kinds.length > 1 ? html` of <code>${title}</code>` : title === '' ? '' : html` (<code>${title}</code>)`}${raw(`</h${level}>`)}${fieldList(fieldsOf(doc, s))}`,
   )}`;
 }
 
@@ -95,8 +100,9 @@ export function example(base: string, endpoint: Endpoint): Html {
  * One operation: what it does, then its example call and its details, folded so that the page
  * stays a few screens long on a phone and the contents lead straight to each operation.
  */
-export function operationSection(doc: OpenApiDocument, base: string, endpoint: Endpoint): Html {
+export function operationSection(doc: OpenApiDocument, base: string, endpoint: Endpoint, sub = false): Html {
   const { op } = endpoint;
+  if (sub) return subSection(doc, base, endpoint);
   return html`<section class="op" aria-labelledby="${endpoint.id}">
 <h2 id="${endpoint.id}"><code>${endpoint.method.toUpperCase()} ${endpoint.path}</code></h2>
 <p>${op.summary ?? ''}</p>
@@ -105,7 +111,25 @@ export function operationSection(doc: OpenApiDocument, base: string, endpoint: E
 <p>${op.description ?? ''}</p>
 <h3>Parameters</h3>${parameterList(op.parameters ?? [])}
 <h3>Responses</h3>${responseList(endpoint)}
-${fieldSection(doc, endpoint)}
+${fieldSection(doc, endpoint, 4)}
+</details>
+</section>`;
+}
+
+/**
+ * An operation on a path below another's (a dataset's periods, history, batch): one folded line
+ * under its parent, its heading the fold's label, so that the page stays short on a phone.
+ */
+function subSection(doc: OpenApiDocument, base: string, endpoint: Endpoint): Html {
+  const { op } = endpoint;
+  return html`<section class="op" aria-labelledby="${endpoint.id}">
+<details class="sub"><summary><h3 id="${endpoint.id}"><code>${endpoint.method.toUpperCase()} ${endpoint.path}</code></h3></summary>
+<p>${op.summary ?? ''}</p>
+<h4>Example</h4>${example(base, endpoint)}
+<p>${op.description ?? ''}</p>
+<h4>Parameters</h4>${parameterList(op.parameters ?? [])}
+<h4>Responses</h4>${responseList(endpoint)}
+${fieldSection(doc, endpoint, 5)}
 </details>
 </section>`;
 }

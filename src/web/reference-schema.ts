@@ -53,6 +53,7 @@ export interface Operation {
   description?: string;
   tags?: string[];
   parameters?: Parameter[];
+  requestBody?: { content?: Record<string, MediaType> };
   responses?: Record<string, Response>;
 }
 

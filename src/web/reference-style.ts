@@ -11,6 +11,7 @@ summary{cursor:pointer;padding:.3rem 0;color:var(--accent)}summary:focus-visible
 details{margin:.25rem 0}details[open]>summary{margin-bottom:.5rem}
 .op{border-top:1px solid var(--line);margin-top:.75rem}.op h2{margin:.6rem 0 .2rem}pre.call{word-break:break-all}
 h2{font-size:1.3rem;margin:1.25rem 0 .5rem}.op p{margin:.25rem 0}
+details.sub>summary h3{display:inline;font-size:.95rem;margin:0}details.sub>summary h3 code{background:none;padding:0}.op:has(>details.sub){border-top:none;margin-top:0}
 dl.fields{margin:.5rem 0}dl.fields>div{padding:.35rem 0;border-bottom:1px solid var(--line)}
 dl.fields dd{margin:0}dl.errors{font-size:.9rem;margin:.5rem 0}dl.errors>div{padding:.15rem 0}dl.errors>div{display:grid;grid-template-columns:2.5rem 1fr;gap:.5rem}dl.errors dt{font-weight:700}dl.errors dd{margin:0}dl.fields code{overflow-wrap:anywhere}
 details.values{display:inline}details.values summary{display:inline;padding:0}

@@ -39,6 +39,12 @@ function headersSection(list: Endpoint[]): Html {
   )}</dl></details>`;
 }
 
+/** True for an operation on a path right below another operation's (`/revenues/history` below `/revenues`). */
+function isSub(list: Endpoint[], e: Endpoint): boolean {
+  const parent = e.path.slice(0, e.path.lastIndexOf('/'));
+  return list.some((other) => other.path === parent);
+}
+
 /** Renders the API reference page from the served OpenAPI document, so the two never disagree. */
 export function renderReference(doc: OpenApiDocument): Html {
   const list = endpoints(doc);
@@ -56,7 +62,7 @@ the key from <code>${KEY_VARIABLE}</code>:</p>
 ${first === undefined ? '' : example(base, first)}
 <p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
 ${headersSection(list)}</section>
-${list.map((e) => operationSection(doc, base, e))}
+${list.map((e) => operationSection(doc, base, e, isSub(list, e)))}
 ${errorsSection(doc)}
 ${micSection(doc)}`;
 }

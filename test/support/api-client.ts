@@ -49,3 +49,34 @@ export async function apiGet(
     balance: header('x-credit-balance'),
   };
 }
+
+/**
+ * POST of a JSON body (or of `body` as given, when it is a string) over real HTTP, the answer
+ * checked against the server's OpenAPI document as {@link apiGet} checks it.
+ */
+export async function apiPost(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  key?: string | null,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const h: Record<string, string> = { 'content-type': 'application/json', ...headers };
+  if (key !== undefined && key !== null) h.authorization = `Bearer ${key}`;
+  const res = await fetch(baseUrl + path, {
+    method: 'POST',
+    headers: h,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  (await conformanceOf(baseUrl)).check('POST', path.split('?')[0] ?? path, res.status, res.headers, text);
+  const header = (name: string) => (res.headers.get(name) === null ? null : Number(res.headers.get(name)));
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    json: <T>() => JSON.parse(text) as T,
+    cost: header('x-credit-cost'),
+    balance: header('x-credit-balance'),
+  };
+}

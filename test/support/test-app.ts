@@ -11,7 +11,7 @@ import { ledgerSum } from '../../src/credits/ledger.js';
 import type { Db, Dialect } from '../../src/db/connect.js';
 import type { Subscription } from '../../src/db/schema.js';
 import { importBundle } from '../../src/ingest/bundle/import-bundle.js';
-import { apiGet, type Response } from './api-client.js';
+import { apiGet, apiPost, type Response } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
@@ -38,6 +38,8 @@ export interface TestApp {
   app: FastifyInstance;
   /** GET over real HTTP; every API response is checked against the OpenAPI document. */
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  /** POST of a JSON body over real HTTP, checked against the OpenAPI document as `get` is. */
+  post(path: string, body: unknown, key?: string | null, headers?: Record<string, string>): Promise<Response>;
   /** An account with a key; it holds every subscription unless `subscription` or `subscriptions` says otherwise. */
   account(options?: AccountOptions): Promise<TestAccount>;
   /** Asserts that every account's ledger sums to its balance. */
@@ -133,6 +135,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
     config,
     app,
     get,
+    post: (path, body, key, headers = {}) => apiPost(url, path, body, key, headers),
     account,
     expectLedgersBalance: () => expectLedgersBalance(db),
     close: async () => {

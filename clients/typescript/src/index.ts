@@ -44,6 +44,28 @@ type DatasetOperation<N extends Dataset> = paths[`/api/v1/${N}`]['get'];
 export type DatasetQuery<N extends Dataset> = DatasetOperation<N>['parameters']['query'];
 /** One record of a dataset's answer. */
 export type DatasetRecord<N extends Dataset> = DatasetOperation<N>['responses'][200]['content']['application/json'][number];
+/** A history's query: one company identifier and a range (`from`/`to` years, or `last` N periods). */
+export type HistoryQuery = NonNullable<paths['/api/v1/revenues/history']['get']['parameters']['query']>;
+/** A history: every available period of the range, most recent first, each with its records (none: a period without figures). */
+export interface History<R> {
+  company_id: string;
+  periods: { reporting_period: number; records: R[] }[];
+}
+/** One job of a dataset's batch: the query of the single call. */
+export type BatchJob = paths['/api/v1/revenues/batch']['post']['requestBody']['content']['application/json']['jobs'][number];
+/** One job's result: `status` 200 (data), 204 (no data, `data: []`) or 404 (`detail` says why). */
+export interface BatchResult<R> {
+  status: number;
+  data?: R[];
+  detail?: string;
+  available_periods?: number[];
+  did_you_mean?: Record<string, unknown>[];
+}
+/** One job of company resolution: one identifier (ticker with optional mic_code, isin, lei, cik, name, company_id). */
+export type ResolveJob = paths['/api/v1/companies/resolve']['post']['requestBody']['content']['application/json']['jobs'][number];
+/** One job's result: 200 with the company, or 404 with why. */
+export type ResolveResult =
+  paths['/api/v1/companies/resolve']['post']['responses'][200]['content']['application/json']['results'][number];
 
 export interface CorpdataOptions {
   /** The server, e.g. https://corpdata.example.com (no trailing /api/v1). */
@@ -193,6 +215,47 @@ export function createCorpdataClient(options: CorpdataOptions) {
     /** Emissions per USD million of revenue, per scope, of a company-period; `noData: true` for a 204. */
     ghgIntensity(query: DatasetQuery<'ghg-intensity'>, callOptions?: CallOptions): Promise<Answer<GhgIntensityRecord[]>> {
       return dataset('ghg-intensity', query, callOptions);
+    },
+
+    /**
+     * Every available period of a company in a range, in one call: `{ from, to }` (years) or
+     * `{ last }` (the N most recent periods), with one identifier. Billed per company-period as the
+     * single calls, all or nothing (a 402 charges nothing).
+     */
+    history<N extends Dataset>(
+      name: N,
+      query: HistoryQuery,
+      callOptions?: CallOptions,
+    ): Promise<Answer<History<DatasetRecord<N>>>> {
+      return call(callOptions, async (init) => {
+        const result = await api.GET(`/api/v1/${name}/history` as '/api/v1/revenues/history', { params: { query }, ...init });
+        return unwrap(result as Result<History<DatasetRecord<N>>>);
+      });
+    },
+
+    /**
+     * Up to 100 company-periods of a dataset in one call, one result per job in order. Billed per
+     * job as the single call, all or nothing (a 402 charges nothing); a malformed job rejects the
+     * whole call with a 400 whose `param` names it (`jobs[3].isin`).
+     */
+    batch<N extends Dataset>(
+      name: N,
+      jobs: BatchJob[],
+      callOptions?: CallOptions,
+    ): Promise<Answer<BatchResult<DatasetRecord<N>>[]>> {
+      return call(callOptions, async (init) => {
+        const result = await api.POST(`/api/v1/${name}/batch` as '/api/v1/revenues/batch', { body: { jobs }, ...init });
+        const answer = unwrap(result as Result<{ results: BatchResult<DatasetRecord<N>>[] }>);
+        return { ...answer, data: answer.data.results };
+      });
+    },
+
+    /** Up to 100 identifiers to company records, one result per job in order; 1 credit per job that resolves. */
+    resolve(jobs: ResolveJob[], callOptions?: CallOptions): Promise<Answer<ResolveResult[]>> {
+      return call(callOptions, async (init) => {
+        const answer = unwrap(await api.POST('/api/v1/companies/resolve', { body: { jobs }, ...init }));
+        return { ...answer, data: answer.data.results };
+      });
     },
 
     /** The periods a company has data for in a dataset (revenues by default), most recent first (free). */

@@ -44,6 +44,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/revenues/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenues: every available period of a company in one call
+         * @description The identifiers of /api/v1/revenues, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         */
+        get: operations["getRevenuesHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/revenues/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revenues: up to 100 company-periods in one call
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/revenues. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         */
+        post: operations["getRevenuesBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ghg-emissions": {
         parameters: {
             query?: never;
@@ -78,6 +118,46 @@ export interface paths {
         get: operations["getGhgEmissionsPeriods"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-emissions/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GHG emissions: every available period of a company in one call
+         * @description The identifiers of /api/v1/ghg-emissions, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         */
+        get: operations["getGhgEmissionsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-emissions/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GHG emissions: up to 100 company-periods in one call
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/ghg-emissions. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         */
+        post: operations["getGhgEmissionsBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -124,6 +204,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ghg-intensity/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GHG intensity: every available period of a company in one call
+         * @description The identifiers of /api/v1/ghg-intensity, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         */
+        get: operations["getGhgIntensityHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ghg-intensity/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * GHG intensity: up to 100 company-periods in one call
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/ghg-intensity. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         */
+        post: operations["getGhgIntensityBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies/search": {
         parameters: {
             query?: never;
@@ -158,6 +278,26 @@ export interface paths {
         get: operations["listCompanies"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Companies for up to 100 identifiers in one call
+         * @description POST (the API’s exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job one identifier (ticker with optional mic_code, isin, lei, cik, name, or company_id). One result per job, in order: 200 with the company record, or 404 with why. Costs 1 credit per job that resolves (0 for the others), in one charge: 402 with nothing charged when the balance does not cover it. A name resolves to its best search match. A malformed job is a 400 for the whole call, naming it (jobs[3].isin).
+         */
+        post: operations["resolveCompanies"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1280,6 +1420,926 @@ export interface operations {
             };
         };
     };
+    getRevenuesHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @example 2022
+                 */
+                from?: number;
+                /**
+                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @example 2024
+                 */
+                to?: number;
+                /**
+                 * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
+                 * @example 3
+                 */
+                last?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and its available periods in the range, most recent first. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "periods": [
+                     *         {
+                     *           "reporting_period": 2024,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2024,
+                     *               "metric": "Total Revenue",
+                     *               "value": 26896000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 24903703704,
+                     *               "original_ccy": "EUR",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2023,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2023,
+                     *               "metric": "Total Revenue",
+                     *               "value": 50253000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 39569291339,
+                     *               "original_ccy": "GBP",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-ec795dfa-2612-409c-ac93-763e0876128f"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2022,
+                     *           "records": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        company_id: string;
+                        /** @description Every available period in the range, most recent first. */
+                        periods: {
+                            reporting_period: number;
+                            /** @description What the single call answers for the period; empty where it answers 204 (billed as a 204). */
+                            records: components["schemas"]["RevenueRecord"][];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'from': it must not be after to. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'from': it must not be after to.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the whole range; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the revenues dataset. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown company, or no available period in the range. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "00000000-0000-4000-8000-000000000002",
+                     *           "company_name": "Beta Corporation",
+                     *           "ticker": "BETA",
+                     *           "mic_code": "XNYS"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRevenuesBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobs": [
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "reporting_period": -1
+                 *         },
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "mic_code": "XNYS",
+                 *           "reporting_period": 2022
+                 *         },
+                 *         {
+                 *           "isin": "US0378331005",
+                 *           "reporting_period": 2023
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    jobs: {
+                        /** @description a stock ticker of 1 to 15 characters. */
+                        ticker?: string;
+                        /**
+                         * Format: uuid
+                         * @description a UUID. Takes precedence over every other identifier.
+                         */
+                        company_id?: string;
+                        /** @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                        isin?: string;
+                        /** @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$. */
+                        lei?: string;
+                        /**
+                         * @description one of the Market Identifier Codes listed in the API reference.
+                         * @enum {string}
+                         */
+                        mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        reporting_period: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per job, in the order of the jobs. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": 200,
+                     *           "data": [
+                     *             {
+                     *               "year_of_disclosure": 2026,
+                     *               "reporting_period": 2025,
+                     *               "metric": "Total Revenue",
+                     *               "value": 56679000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 56679000000,
+                     *               "original_ccy": "USD",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "status": 204,
+                     *           "data": []
+                     *         },
+                     *         {
+                     *           "status": 404,
+                     *           "detail": "No company matches the given isin.",
+                     *           "available_periods": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One result per job, in the order of the jobs. */
+                        results: {
+                            /** @description What the single call would have answered: 200, 204 or 404. */
+                            status: number;
+                            /** @description The records (200), empty for a 204. */
+                            data?: components["schemas"]["RevenueRecord"][];
+                            /** @description Why the job found nothing (404), as the single call says it. */
+                            detail?: string;
+                            /** @description A 404 for a period: the periods that exist. */
+                            available_periods?: number[];
+                            /** @description A 404 for an unknown ticker: close listings (company_id, company_name, ticker, mic_code). */
+                            did_you_mean?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the jobs that would be charged; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the revenues dataset. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Request body too large. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-413",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Unsupported media type: send the body as application/json. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-415",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported media type: send the body as application/json.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGhgEmissions: {
         parameters: {
             query: {
@@ -1986,6 +3046,1010 @@ export interface operations {
                      *           "mic_code": "XNYS"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGhgEmissionsHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @example 2022
+                 */
+                from?: number;
+                /**
+                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @example 2024
+                 */
+                to?: number;
+                /**
+                 * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
+                 * @example 3
+                 */
+                last?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and its available periods in the range, most recent first. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "periods": [
+                     *         {
+                     *           "reporting_period": 2024,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2024,
+                     *               "scope": "1",
+                     *               "value": 3121925,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-050ccd30-d7af-49ab-a1cf-a108dee331f6"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2024,
+                     *               "scope": "2-location",
+                     *               "value": 322629,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-a0451eb0-3a66-4a6f-af49-206a2f3c3845"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2024,
+                     *               "scope": "2-market",
+                     *               "value": 258103,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-645c0354-61f4-43e8-aba9-4ea9700fe7f3"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2024,
+                     *               "scope": "3",
+                     *               "value": 28097325,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-cbbbea52-7330-44eb-a057-72d3d95bcdf0"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2023,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2023,
+                     *               "scope": "1",
+                     *               "value": 3762321,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-11963dc6-391f-485d-a469-a94f0cc92d1f"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2023,
+                     *               "scope": "2-location",
+                     *               "value": 963159,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-2efd32db-87d8-4239-a196-64b932efa471"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2023,
+                     *               "scope": "2-market",
+                     *               "value": 770527,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-e71f8d44-7edd-4869-a8d9-a0dfdfd1d1bf"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2023,
+                     *               "scope": "3",
+                     *               "value": 60197136,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-86e025d8-76cc-4b27-a9e8-2e994aae6109"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2022,
+                     *           "records": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        company_id: string;
+                        /** @description Every available period in the range, most recent first. */
+                        periods: {
+                            reporting_period: number;
+                            /** @description What the single call answers for the period; empty where it answers 204 (billed as a 204). */
+                            records: components["schemas"]["GhgEmissionRecord"][];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'from': it must not be after to. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'from': it must not be after to.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the whole range; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown company, or no available period in the range. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "00000000-0000-4000-8000-000000000002",
+                     *           "company_name": "Beta Corporation",
+                     *           "ticker": "BETA",
+                     *           "mic_code": "XNYS"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGhgEmissionsBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobs": [
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "reporting_period": -1
+                 *         },
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "mic_code": "XNYS",
+                 *           "reporting_period": 2022
+                 *         },
+                 *         {
+                 *           "isin": "US0378331005",
+                 *           "reporting_period": 2023
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    jobs: {
+                        /** @description a stock ticker of 1 to 15 characters. */
+                        ticker?: string;
+                        /**
+                         * Format: uuid
+                         * @description a UUID. Takes precedence over every other identifier.
+                         */
+                        company_id?: string;
+                        /** @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                        isin?: string;
+                        /** @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$. */
+                        lei?: string;
+                        /**
+                         * @description one of the Market Identifier Codes listed in the API reference.
+                         * @enum {string}
+                         */
+                        mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        reporting_period: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per job, in the order of the jobs. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": 200,
+                     *           "data": [
+                     *             {
+                     *               "year_of_disclosure": 2026,
+                     *               "reporting_period": 2025,
+                     *               "scope": "1",
+                     *               "value": 4821799,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2026,
+                     *               "reporting_period": 2025,
+                     *               "scope": "2-location",
+                     *               "value": 551660,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2026,
+                     *               "reporting_period": 2025,
+                     *               "scope": "2-market",
+                     *               "value": 441328,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea"
+                     *             },
+                     *             {
+                     *               "year_of_disclosure": 2026,
+                     *               "reporting_period": 2025,
+                     *               "scope": "3",
+                     *               "value": 57861588,
+                     *               "unit": "tCO2e",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "status": 204,
+                     *           "data": []
+                     *         },
+                     *         {
+                     *           "status": 404,
+                     *           "detail": "No company matches the given isin.",
+                     *           "available_periods": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One result per job, in the order of the jobs. */
+                        results: {
+                            /** @description What the single call would have answered: 200, 204 or 404. */
+                            status: number;
+                            /** @description The records (200), empty for a 204. */
+                            data?: components["schemas"]["GhgEmissionRecord"][];
+                            /** @description Why the job found nothing (404), as the single call says it. */
+                            detail?: string;
+                            /** @description A 404 for a period: the periods that exist. */
+                            available_periods?: number[];
+                            /** @description A 404 for an unknown ticker: close listings (company_id, company_name, ticker, mic_code). */
+                            did_you_mean?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the jobs that would be charged; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Request body too large. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-413",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Unsupported media type: send the body as application/json. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-415",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported media type: send the body as application/json.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2876,6 +4940,1010 @@ export interface operations {
             };
         };
     };
+    getGhgIntensityHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example BETA
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNYS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 00000000-0000-4000-8000-000000000002
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example US0378331005
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @example 2022
+                 */
+                from?: number;
+                /**
+                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @example 2024
+                 */
+                to?: number;
+                /**
+                 * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
+                 * @example 3
+                 */
+                last?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and its available periods in the range, most recent first. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "periods": [
+                     *         {
+                     *           "reporting_period": 2024,
+                     *           "records": [
+                     *             {
+                     *               "reporting_period": 2024,
+                     *               "scope": "1",
+                     *               "value": 116.074,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-050ccd30-d7af-49ab-a1cf-a108dee331f6~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2024,
+                     *               "scope": "2-location",
+                     *               "value": 11.995,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-a0451eb0-3a66-4a6f-af49-206a2f3c3845~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2024,
+                     *               "scope": "2-market",
+                     *               "value": 9.596,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-645c0354-61f4-43e8-aba9-4ea9700fe7f3~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2024,
+                     *               "scope": "3",
+                     *               "value": 1044.666,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
+                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-cbbbea52-7330-44eb-a057-72d3d95bcdf0~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2023,
+                     *           "records": [
+                     *             {
+                     *               "reporting_period": 2023,
+                     *               "scope": "1",
+                     *               "value": 74.868,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-11963dc6-391f-485d-a469-a94f0cc92d1f~mock-ec795dfa-2612-409c-ac93-763e0876128f"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2023,
+                     *               "scope": "2-location",
+                     *               "value": 19.166,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-2efd32db-87d8-4239-a196-64b932efa471~mock-ec795dfa-2612-409c-ac93-763e0876128f"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2023,
+                     *               "scope": "2-market",
+                     *               "value": 15.333,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-e71f8d44-7edd-4869-a8d9-a0dfdfd1d1bf~mock-ec795dfa-2612-409c-ac93-763e0876128f"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2023,
+                     *               "scope": "3",
+                     *               "value": 1197.881,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
+                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-86e025d8-76cc-4b27-a9e8-2e994aae6109~mock-ec795dfa-2612-409c-ac93-763e0876128f"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2022,
+                     *           "records": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        company_id: string;
+                        /** @description Every available period in the range, most recent first. */
+                        periods: {
+                            reporting_period: number;
+                            /** @description What the single call answers for the period; empty where it answers 204 (billed as a 204). */
+                            records: components["schemas"]["GhgIntensityRecord"][];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'from': it must not be after to. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'from': it must not be after to.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the whole range; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown company, or no available period in the range. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "00000000-0000-4000-8000-000000000002",
+                     *           "company_name": "Beta Corporation",
+                     *           "ticker": "BETA",
+                     *           "mic_code": "XNYS"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGhgIntensityBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobs": [
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "reporting_period": -1
+                 *         },
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "mic_code": "XNYS",
+                 *           "reporting_period": 2022
+                 *         },
+                 *         {
+                 *           "isin": "US0378331005",
+                 *           "reporting_period": 2023
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    jobs: {
+                        /** @description a stock ticker of 1 to 15 characters. */
+                        ticker?: string;
+                        /**
+                         * Format: uuid
+                         * @description a UUID. Takes precedence over every other identifier.
+                         */
+                        company_id?: string;
+                        /** @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                        isin?: string;
+                        /** @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$. */
+                        lei?: string;
+                        /**
+                         * @description one of the Market Identifier Codes listed in the API reference.
+                         * @enum {string}
+                         */
+                        mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        reporting_period: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per job, in the order of the jobs. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": 200,
+                     *           "data": [
+                     *             {
+                     *               "reporting_period": 2025,
+                     *               "scope": "1",
+                     *               "value": 85.072,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2025,
+                     *               "scope": "2-location",
+                     *               "value": 9.733,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2025,
+                     *               "scope": "2-market",
+                     *               "value": 7.786,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *             },
+                     *             {
+                     *               "reporting_period": 2025,
+                     *               "scope": "3",
+                     *               "value": 1020.865,
+                     *               "unit": "tCO2e/USD million",
+                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
+                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
+                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
+                     *               "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "status": 204,
+                     *           "data": []
+                     *         },
+                     *         {
+                     *           "status": 404,
+                     *           "detail": "No company matches the given isin.",
+                     *           "available_periods": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One result per job, in the order of the jobs. */
+                        results: {
+                            /** @description What the single call would have answered: 200, 204 or 404. */
+                            status: number;
+                            /** @description The records (200), empty for a 204. */
+                            data?: components["schemas"]["GhgIntensityRecord"][];
+                            /** @description Why the job found nothing (404), as the single call says it. */
+                            detail?: string;
+                            /** @description A 404 for a period: the periods that exist. */
+                            available_periods?: number[];
+                            /** @description A 404 for an unknown ticker: close listings (company_id, company_name, ticker, mic_code). */
+                            did_you_mean?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the jobs that would be charged; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the GHG datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Request body too large. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-413",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Unsupported media type: send the body as application/json. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-415",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported media type: send the body as application/json.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     searchCompanies: {
         parameters: {
             query: {
@@ -3364,6 +6432,419 @@ export interface operations {
                      *       "title": "Insufficient credits",
                      *       "status": 402,
                      *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resolveCompanies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobs": [
+                 *         {
+                 *           "ticker": "BETA",
+                 *           "mic_code": "XNYS"
+                 *         },
+                 *         {
+                 *           "cik": "0000320193"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description from 1 to 100 jobs, each one identifier: company_id > isin > lei > cik > ticker (+ mic_code) > name. */
+                    jobs: {
+                        /**
+                         * Format: uuid
+                         * @description a UUID.
+                         */
+                        company_id?: string;
+                        /** @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                        isin?: string;
+                        /** @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$. */
+                        lei?: string;
+                        /** @description an SEC CIK: 1 to 10 digits, leading zeros optional. */
+                        cik?: string;
+                        /** @description a stock ticker of 1 to 15 characters. */
+                        ticker?: string;
+                        /**
+                         * @description one of the Market Identifier Codes listed in the API reference.
+                         * @enum {string}
+                         */
+                        mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                        /** @description a company name of 1 to 100 characters: its best search match. */
+                        name?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per job, in the order of the jobs. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": 200,
+                     *           "data": {
+                     *             "company_id": "00000000-0000-4000-8000-000000000002",
+                     *             "company_name": "Beta Corporation",
+                     *             "ticker": "BETA",
+                     *             "mic_code": "XNYS",
+                     *             "country": "United States"
+                     *           }
+                     *         },
+                     *         {
+                     *           "status": 404,
+                     *           "detail": "No company matches the given cik."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One result per job, in the order of the jobs. */
+                        results: {
+                            /** @description 200 (resolved) or 404 (no company matches). */
+                            status: number;
+                            data?: components["schemas"]["CompanyRecord"];
+                            /** @description Why no company matches (404). */
+                            detail?: string;
+                            /** @description Close listings, where a ticker has some. */
+                            did_you_mean?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing identifier in 'jobs[1]': give one of company_id, isin, lei, cik, ticker or name (mic_code alone is not enough). */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Missing identifier in 'jobs[1]': give one of company_id, isin, lei, cik, ticker or name (mic_code alone is not enough).",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Request body too large. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-413",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Unsupported media type: send the body as application/json. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-415",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported media type: send the body as application/json.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
                      *     }
                      */

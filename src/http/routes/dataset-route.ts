@@ -1,7 +1,6 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { datasetBill } from '../../datasets/dataset-charge.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
@@ -11,45 +10,12 @@ import { callerOf } from '../auth-hook.js';
 import { bill } from '../bill.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { ApiError } from '../errors.js';
-import { CreditHeaders, commonErrors, micCodeSchema, ReportingPeriod, textResponse } from '../schemas.js';
+import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { MockBodies, mockOutcome } from '../test-mode.js';
+import { batchRoute } from './batch.js';
+import { RevenuesQuery } from './dataset-query.js';
+import { historyRoute } from './history.js';
 import { periodsRoute } from './periods.js';
-
-/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
-export const RevenuesQuery = Type.Object(
-  {
-    ticker: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: TICKER_MAX_LENGTH,
-        description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
-      }),
-    ),
-    mic_code: Type.Optional(micCodeSchema('one of the Market Identifier Codes listed in the API reference.')),
-    company_id: Type.Optional(
-      Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
-    ),
-    isin: Type.Optional(
-      Type.String({
-        minLength: 12,
-        maxLength: 12,
-        pattern: ISIN_PATTERN,
-        description: `exactly 12 characters matching ${ISIN_PATTERN}.`,
-      }),
-    ),
-    lei: Type.Optional(
-      Type.String({
-        minLength: 20,
-        maxLength: 20,
-        pattern: LEI_PATTERN,
-        description: `exactly 20 characters matching ${LEI_PATTERN}.`,
-      }),
-    ),
-    reporting_period: ReportingPeriod,
-  },
-  { additionalProperties: false },
-);
-export type RevenuesQuery = Static<typeof RevenuesQuery>;
 
 function schemaOf(dataset: Dataset) {
   const r = dataset.route;
@@ -78,10 +44,6 @@ function schemaOf(dataset: Dataset) {
     },
   };
 }
-
-/** The identifier parameters alone, as the periods endpoints take them. */
-export const IdentifierQuery = Type.Omit(RevenuesQuery, ['reporting_period'], { additionalProperties: false });
-export type IdentifierQuery = Static<typeof IdentifierQuery>;
 
 /**
  * The endpoint of one dataset: every dataset is checked, resolved and billed the same way
@@ -126,6 +88,10 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
       if (outcome.kind === 'no-data') return reply.code(204).send();
       return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
     });
-    await app.register(periodsRoute(ctx, dataset, (companyId) => cache.get(companyId)));
+    const companyData = (companyId: string) => cache.get(companyId);
+    const mock = (identifier: string, period: number) => mocks.body(identifier, period);
+    await app.register(periodsRoute(ctx, dataset, companyData));
+    await app.register(historyRoute(ctx, dataset, companyData, mock));
+    await app.register(batchRoute(ctx, dataset, companyData, mock));
   };
 }

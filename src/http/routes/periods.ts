@@ -10,7 +10,7 @@ import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
 import { AvailablePeriodsSchema, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
-import { IdentifierQuery } from './dataset-route.js';
+import { IdentifierQuery } from './dataset-query.js';
 
 function schemaOf(dataset: Dataset) {
   return {

@@ -1,0 +1,43 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
+import { micCodeSchema, ReportingPeriod } from '../schemas.js';
+
+/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
+export const RevenuesQuery = Type.Object(
+  {
+    ticker: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: TICKER_MAX_LENGTH,
+        description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
+      }),
+    ),
+    mic_code: Type.Optional(micCodeSchema('one of the Market Identifier Codes listed in the API reference.')),
+    company_id: Type.Optional(
+      Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
+    ),
+    isin: Type.Optional(
+      Type.String({
+        minLength: 12,
+        maxLength: 12,
+        pattern: ISIN_PATTERN,
+        description: `exactly 12 characters matching ${ISIN_PATTERN}.`,
+      }),
+    ),
+    lei: Type.Optional(
+      Type.String({
+        minLength: 20,
+        maxLength: 20,
+        pattern: LEI_PATTERN,
+        description: `exactly 20 characters matching ${LEI_PATTERN}.`,
+      }),
+    ),
+    reporting_period: ReportingPeriod,
+  },
+  { additionalProperties: false },
+);
+export type RevenuesQuery = Static<typeof RevenuesQuery>;
+
+/** The identifier parameters alone, as the periods endpoints take them. */
+export const IdentifierQuery = Type.Omit(RevenuesQuery, ['reporting_period'], { additionalProperties: false });
+export type IdentifierQuery = Static<typeof IdentifierQuery>;

@@ -272,7 +272,7 @@ export interface components {
         };
         /** GhgEmissionRecord */
         GhgEmissionRecord: {
-            /** @description Year the source report was published. */
+            /** @description Year the source report was published; when the source gives no publication date, the year after the latest period the report covers. */
             year_of_disclosure: number;
             reporting_period: number;
             /** @description GHG Protocol scope; Scope 2 location- or market-based. */
@@ -371,6 +371,23 @@ export interface components {
                 /** Format: date */
                 filed_on: string;
             } | null;
+            /** @description The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
+            candidates: {
+                concept: string;
+                /** @description As filed; null unless values_included. */
+                value: number | null;
+            }[];
+            /** @description Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement. */
+            confirmed_by: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                /** @description As filed there; null unless values_included. */
+                value: number | null;
+            }[];
             document: {
                 /** Format: uuid */
                 document_id: string;
@@ -424,8 +441,8 @@ export interface components {
                 title: string;
                 /** @description Where the report is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the report was published; null when the source gives no date. */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
                 /** @description Where in the report the figure is; null when not recorded. */
                 page: string | null;
@@ -466,8 +483,8 @@ export interface components {
                 title: string;
                 /** @description Where the report is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the report was published; null when the source gives no date. */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
                 /** @description Where in the report the figure is; null when not recorded. */
                 page: string | null;

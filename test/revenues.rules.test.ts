@@ -4,7 +4,7 @@ import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/revenue-rules', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures/filings/revenue-rules', import.meta.url));
 const NEXTERA_2020_10K = '0000753308-21-000014';
 
 interface RevenueRecord {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
 import { dialects } from './support/dialects.js';
@@ -104,6 +106,29 @@ describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {
     const nextera = await get<Array<{ value: number }>>('/api/v1/revenues?ticker=NEE&reporting_period=2020');
     expect(nextera.map((r) => r.value)).toEqual([17_997_000_000]);
     expect((await byYear('revenues', 'ADBE', 2018)).map((r) => r.value)).toEqual([9_030_008_000]);
+  });
+
+  it('counts in REPORT.txt, per source, the figures it serves: as many as the API holds', async () => {
+    const report = readFileSync(join(DEMO_BUNDLE_DIR, '..', 'REPORT.txt'), 'utf8');
+    const served = [...report.matchAll(/^ghg (.+?): figures read .*, served ([0-9]+), repeats/gm)];
+    expect(served.map((m) => m[1])).toEqual([
+      'carbon-gap/profit_and_emmissions_database.csv',
+      'klimatkollen/companyData.xlsx',
+      'os-climate-itr/20230106 ITR V2 Sample Data.xlsx',
+      'os-climate-itr/20231031 ITR V2 Sample Data.xlsx',
+    ]);
+    const total = served.reduce((n, m) => n + Number(m[2]), 0);
+    const held = await t.db.kysely
+      .selectFrom('ghg_points')
+      .select(({ fn }) => fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(total).toBe(Number(held.n));
+    expect(report).toMatch(
+      /^ghg os-climate-itr\/20230106 ITR V2 Sample Data\.xlsx: left out, no total row, only sub-lines: [0-9]+$/m,
+    );
+    expect(report).toContain(
+      'Duke Energy Corp. 2018 scope 1: left out: no total row, only sub-lines (fugitive ch4; fugitive sf6)',
+    );
   });
 
   it('makes no revenue period of a sustainability report', async () => {

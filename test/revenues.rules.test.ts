@@ -110,7 +110,7 @@ describe.each(dialects())('revenue rules on real filings (%s)', (dialect) => {
     const before = await t.db.kysely.selectFrom('revenue_points').selectAll().orderBy('point_id').execute();
     const again = await run('sec-companyfacts', FIXTURES);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.json()).toMatchObject({ data_points: 0, restatements: 0 });
+    expect(again.json()).toMatchObject({ documents: 0, data_points: 0, restatements: 0 });
     expect(await t.db.kysely.selectFrom('revenue_points').selectAll().orderBy('point_id').execute()).toEqual(before);
   });
 });

@@ -50,7 +50,7 @@ export const ProvenanceSchema = Type.Object(
     candidates: Type.Array(
       Type.Object(
         {
-          concept: Type.String(),
+          concept: Type.String({ description: 'Another revenue concept the filing tagged for the period.' }),
           value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
         },
         { additionalProperties: false },

@@ -373,6 +373,7 @@ export interface components {
             } | null;
             /** @description The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
+                /** @description Another revenue concept the filing tagged for the period. */
                 concept: string;
                 /** @description As filed; null unless values_included. */
                 value: number | null;
@@ -3762,6 +3763,21 @@ export interface operations {
                      *         "accession": "0000000002-24-000003",
                      *         "filed_on": "2024-02-20"
                      *       },
+                     *       "candidates": [
+                     *         {
+                     *           "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                     *           "value": 7700000000
+                     *         }
+                     *       ],
+                     *       "confirmed_by": [
+                     *         {
+                     *           "document_id": "10000000-0000-4000-8000-000000000004",
+                     *           "title": "Beta Form 10-K 2024",
+                     *           "source_url": "https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2024.htm",
+                     *           "published_on": "2025-02-18",
+                     *           "value": 7743000000
+                     *         }
+                     *       ],
                      *       "document": {
                      *         "document_id": "10000000-0000-4000-8000-000000000003",
                      *         "title": "Beta Form 10-K 2023",

@@ -115,7 +115,19 @@ async function stageFilers(
     const stored = anyFiled ? await storedFigures(conn, companyId) : [];
     const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, isCurrency, skip);
     const periodOfFiling = filingPeriods(filer.facts);
-    const storedFilings = new Set(stored.map((s) => s.accession));
+    // Filings already held, figures or not (a filing that only confirms a figure has none).
+    const storedFilings = new Set(
+      anyFiled
+        ? (
+            await conn
+              .selectFrom('documents')
+              .select('accession')
+              .where('company_id', '=', companyId)
+              .where('accession', 'is not', null)
+              .execute()
+          ).map((d) => d.accession as string)
+        : [],
+    );
     const staged = new Set<string>();
     const stageDocument = async (fact: FiledFact, reportingPeriod: number) => {
       if (staged.has(fact.accession)) return;

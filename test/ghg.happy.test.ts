@@ -136,14 +136,22 @@ describe.each(dialects())('GHG emissions and intensity, happy paths (%s)', (dial
 
   it('answers 204 when the emissions or the revenue of a covered period are missing', async () => {
     const { key } = await t.account({ credits: 100 });
+    // Revenue, and an emission report for 2023 without a 2023 figure.
+    const res = await t.get(`/api/v1/ghg-intensity?company_id=${ALPHA.id}&reporting_period=2023`, key);
+    expect([res.status, res.cost]).toEqual([204, 1]);
+  });
+
+  it('covers only the periods of both a financial and a sustainability report: one alone is no intensity period', async () => {
+    const { key } = await t.account({ credits: 100 });
     for (const query of [
-      'ticker=BETA&reporting_period=2022', // revenue, no emissions
-      `company_id=${ALPHA.id}&reporting_period=2023`, // revenue, emission report without a 2023 figure
-      `company_id=${ZETA.id}&reporting_period=2023`, // revenue only
+      'ticker=BETA&reporting_period=2022', // an annual report, no sustainability report
+      `company_id=${ZETA.id}&reporting_period=2023`, // annual reports only
     ]) {
       const res = await t.get(`/api/v1/ghg-intensity?${query}`, key);
-      expect([res.status, res.cost], query).toEqual([204, 1]);
+      expect(res.status, query).toBe(404);
     }
+    const periods = await t.get(`/api/v1/ghg-intensity/periods?ticker=BETA`, key);
+    expect(periods.json<{ reporting_periods: number[] }>().reporting_periods).toEqual([2024, 2023]);
   });
 
   it('bills each dataset apart: revenues bought do not make emissions a repeat, nor emissions the intensity', async () => {

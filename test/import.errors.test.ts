@@ -34,6 +34,17 @@ const append =
   (dir) =>
     writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8') + line);
 
+/** Gives every row of `file` the further columns `columns`, empty, then applies `then`. */
+const withColumns =
+  (file: string, columns: string[], then: Edit): Edit =>
+  (dir) => {
+    const path = join(dir, file);
+    const [header = '', ...rows] = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const blank = ','.repeat(columns.length);
+    writeFileSync(path, `${[`${header},${columns.join(',')}`, ...rows.map((r) => r + blank)].join('\n')}\n`);
+    then(dir);
+  };
+
 const ALPHA = '00000000-0000-4000-8000-000000000001';
 const DOC1 = '10000000-0000-4000-8000-000000000001';
 const UNKNOWN = '99999999-9999-4999-8999-999999999999';
@@ -209,6 +220,42 @@ const CASES: Array<[string, Edit, string[]]> = [
     'ISIN used twice',
     replace('listings.csv', 'GB000ALPH005', 'US000BETA008'),
     ['listings.csv:2: isin US000BETA008 is used twice'],
+  ],
+  [
+    'document kind neither financial nor sustainability',
+    withColumns(
+      'documents.csv',
+      ['form', 'accession', 'kind'],
+      replace('documents.csv', /2022,processed,,,$/m, '2022,processed,,,annual'),
+    ),
+    ['documents.csv:2: kind "annual" must be financial or sustainability'],
+  ],
+  [
+    'financial document without a publication date (only a sustainability report may lack one)',
+    withColumns(
+      'documents.csv',
+      ['form', 'accession', 'kind'],
+      replace('documents.csv', '2023-03-15,2022,processed,,,', ',2022,processed,,,financial'),
+    ),
+    ['documents.csv:2: published_on "" is not a date (YYYY-MM-DD)'],
+  ],
+  [
+    'candidate concepts not written concept=value',
+    withColumns(
+      'revenues.csv',
+      ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by'],
+      replace('revenues.csv', '22511000000,EUR,,,,,', '22511000000,EUR,,,,us-gaap:Revenues:17000,'),
+    ),
+    ['revenues.csv:2: candidates: "us-gaap:Revenues:17000" is not a taxonomy:Name concept=integer'],
+  ],
+  [
+    'confirming document not written document_id=value',
+    withColumns(
+      'revenues.csv',
+      ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by'],
+      replace('revenues.csv', '22511000000,EUR,,,,,', `22511000000,EUR,,,,,${DOC1}=1.5`),
+    ),
+    [`revenues.csv:2: confirmed_by: "${DOC1}=1.5" is not a document_id=integer`],
   ],
 ];
 

@@ -45,6 +45,8 @@ describe.each(dialects())('provenance as JSON (%s)', (dialect) => {
       reporting_period: 2023,
       period: null,
       filing: null,
+      candidates: [],
+      confirmed_by: [],
       document: {
         document_id: doc(2),
         title: 'Alpha Annual Report 2023',

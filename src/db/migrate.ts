@@ -7,6 +7,7 @@ import * as datasets from './migrations/003-datasets.js';
 import * as ledgerRowid from './migrations/004-ledger-rowid.js';
 import * as chargeFunction from './migrations/005-charge-function.js';
 import * as chargeAll from './migrations/006-charge-all.js';
+import * as documentKind from './migrations/007-document-kind.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -21,6 +22,7 @@ function provider(db: Db): MigrationProvider {
       '004-ledger-rowid': bind(ledgerRowid),
       '005-charge-function': bind(chargeFunction),
       '006-charge-all': bind(chargeAll),
+      '007-document-kind': bind(documentKind),
     }),
   };
 }

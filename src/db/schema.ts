@@ -53,14 +53,23 @@ export interface ListingTable {
 
 export type DocumentStatus = 'pending' | 'processed' | 'failed';
 
+/**
+ * What a document is (DESIGN §1.4): an annual report or filing (revenues) or a sustainability
+ * report (GHG emissions). A dataset's periods come only from processed documents of its kind.
+ */
+export type DocumentKind = 'financial' | 'sustainability';
+export const DOCUMENT_KINDS: readonly DocumentKind[] = ['financial', 'sustainability'];
+
 export interface DocumentTable {
   document_id: string;
   company_id: string;
   title: string;
   source_url: string;
+  /** YYYY-MM-DD; empty when the source gives no publication date (a sustainability report may not). */
   published_on: string;
   reporting_period: number;
   status: DocumentStatus;
+  kind: Generated<DocumentKind>;
   /** For a filing: its SEC form (10-K, 20-F/A…) and accession number; null for other documents. */
   form: string | null;
   accession: string | null;
@@ -81,6 +90,10 @@ export interface RevenuePointTable {
   concept: string | null;
   period_start: string | null;
   period_end: string | null;
+  /** The other revenue concepts the filing tagged for the period: `concept=value` pairs, space-separated. */
+  candidates: string | null;
+  /** Later documents that repeated the figure rounded: `document_id=value` pairs, space-separated. */
+  confirmed_by: string | null;
 }
 
 export interface FxRateTable {

@@ -38,10 +38,13 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     (typeof filed.documents)[number],
     'form' | 'accession'
   >;
-  type Figure = { concept?: string; start?: string | null; end?: string } & Omit<
-    (typeof filed.figures)[number],
-    'concept' | 'start' | 'end'
-  >;
+  type Figure = {
+    concept?: string;
+    start?: string | null;
+    end?: string;
+    candidates?: string | null;
+    confirmedBy?: string | null;
+  } & Omit<(typeof filed.figures)[number], 'concept' | 'start' | 'end' | 'candidates' | 'confirmedBy'>;
   const documents: Document[] = [...revenues.documents.values(), ...filed.documents].sort((a, b) => (a.id < b.id ? -1 : 1));
   const figures: Figure[] = [...revenues.figures.values(), ...filed.figures].sort(
     (a, b) =>
@@ -76,7 +79,10 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   writeCsv(
     join(outDir, 'documents.csv'),
     allColumns('documents.csv'),
-    [...documents, ...ghg.documents.map((d) => ({ ...d, form: undefined, accession: undefined }))]
+    [
+      ...documents.map((d) => ({ ...d, kind: 'financial' })),
+      ...ghg.documents.map((d) => ({ ...d, form: undefined, accession: undefined, kind: 'sustainability' })),
+    ]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((d) => [
         d.id,
@@ -88,6 +94,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         'processed',
         d.form ?? '',
         d.accession ?? '',
+        d.kind,
       ]),
   );
   writeCsv(
@@ -107,6 +114,8 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
       f.concept ?? '',
       f.start ?? '',
       f.end ?? '',
+      f.candidates ?? '',
+      f.confirmedBy ?? '',
     ]),
   );
   writeCsv(

@@ -1,8 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
-import { type FiledFact, type SkipReason, selectFigures } from '../ingest/sec-filings/filed-figures.js';
-import type { Filer } from '../ingest/sec-filings/ingest-filings.js';
+import {
+  type FiledFact,
+  type SkipReason,
+  selectFigures,
+  selectFiguresAndConfirmations,
+} from '../ingest/sec-filings/filed-figures.js';
+import { candidatesText, type Filer } from '../ingest/sec-filings/ingest-filings.js';
 import { filingDocumentId, filingIndexUrl, isAnnualForm, reportingPeriodOf } from '../ingest/sec-filings/rules.js';
 import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
 import { isCurrency } from '../revenues/currencies.js';
@@ -29,6 +34,10 @@ export interface FiledFigure {
   concept: string;
   start: string | null;
   end: string;
+  /** The other revenue concepts of the filing for the period (`concept=value ...`), or null. */
+  candidates: string | null;
+  /** Later filings that repeated the figure rounded (`document_id=value ...`), or null. */
+  confirmedBy: string | null;
 }
 
 /**
@@ -75,24 +84,34 @@ export async function filedFigures(
     for (const f of filer.facts) {
       if (isAnnualForm(f.form)) periods.set(f.accession, Math.max(periods.get(f.accession) ?? 0, reportingPeriodOf(f.end)));
     }
-    for (const { fact, reportingPeriod } of selectFigures(filer.facts, [], isCurrency, skip)) {
+    const addDocument = (fact: FiledFact, reportingPeriod: number) => {
+      const id = filingDocumentId(fact.accession);
+      if (documents.has(id)) return id;
+      documents.set(id, {
+        id,
+        companyId: company.id,
+        title: `${filer.name}: ${fact.form} filed ${fact.filed} (accession ${fact.accession})`,
+        sourceUrl: filingIndexUrl(filer.cik, fact.accession),
+        publishedOn: fact.filed,
+        reportingPeriod: periods.get(fact.accession) ?? reportingPeriod,
+        form: fact.form,
+        accession: fact.accession,
+      });
+      return id;
+    };
+    const { figures: chosen, confirmations } = selectFiguresAndConfirmations(filer.facts, [], isCurrency, skip);
+    const confirmedBy = new Map<string, string[]>();
+    for (const c of confirmations) {
+      const key = `${c.accession}|${c.end}`;
+      const id = addDocument(c.by, reportingPeriodOf(c.by.end));
+      confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${id}=${c.by.value}`]);
+    }
+    for (const { fact, reportingPeriod, candidates } of chosen) {
       if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
         report.lines.push(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
         continue;
       }
-      const id = filingDocumentId(fact.accession);
-      if (!documents.has(id)) {
-        documents.set(id, {
-          id,
-          companyId: company.id,
-          title: `${filer.name}: ${fact.form} filed ${fact.filed} (accession ${fact.accession})`,
-          sourceUrl: filingIndexUrl(filer.cik, fact.accession),
-          publishedOn: fact.filed,
-          reportingPeriod: periods.get(fact.accession) ?? reportingPeriod,
-          form: fact.form,
-          accession: fact.accession,
-        });
-      }
+      const id = addDocument(fact, reportingPeriod);
       figures.push({
         companyId: company.id,
         documentId: id,
@@ -102,6 +121,8 @@ export async function filedFigures(
         concept: fact.concept,
         start: fact.start,
         end: fact.end,
+        candidates: candidatesText(candidates),
+        confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
       });
     }
   }

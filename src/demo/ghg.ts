@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { DemoCompany } from './companies.js';
 import { readSource } from './csv.js';
 import { CatalogMatcher, type GhgCompanyRef } from './ghg-match.js';
+import { asPrinted, classifyRow, namedReports, pickTotal, reportFor, type Scope, type YearValue } from './ghg-totals.js';
 import { nameUuid } from './name-uuid.js';
 import { readSheet } from './xlsx.js';
 
-type Scope = '1' | '2-location' | '2-market' | '3';
 type Unit = 't' | 'kt' | 'Mt';
 
 /** One figure as a source gives it, before matching. */
@@ -22,6 +22,8 @@ interface SourceFigure {
   page: string | null;
   /** Report vintage within the source (os-climate has several per company). */
   vintage: string;
+  /** Orders a company's reports of one period (os-climate's report date); empty when unknown. */
+  order: string;
 }
 
 export interface GhgDocument {
@@ -72,6 +74,8 @@ export class GhgSources {
   /** Companies seen per source (matched or not), by name. */
   readonly seen = new Map<string, Set<string>>();
   readonly notes: string[] = [];
+  /** Figures of the sources not served, by source and reason. */
+  readonly leftOut = new Map<string, number>();
 
   #see(source: string, name: string): void {
     this.seen.set(source, (this.seen.get(source) ?? new Set()).add(name));
@@ -82,7 +86,9 @@ export class GhgSources {
    * continue the block above), with `pdf` rows naming the reports. A figure's report is the `pdf`
    * row of its report date, else the one in its year's column, else the block's only one; without
    * one it is left out. Segments made up by the sample ("Eni S.P.A. - Oil") are left out, and so
-   * is every financial or portfolio column: only s1, s2 (location/market) and s3 (total) are read.
+   * is every financial or portfolio column. Per scope and year only the block's total is read
+   * (DESIGN §13.6, `pickTotal`): a row labelled total ("total", "combined", "all"…), else the one
+   * unlabelled row; a scope with sub-lines only is left out and counted with its reason.
    */
   addOsClimate(path: string, file: string): void {
     const source = `os-climate-itr/${file}`;
@@ -116,65 +122,83 @@ export class GhgSources {
           }),
         );
       const only = new Set(pdfs.map((p) => p.url)).size === 1 ? pdfs[0]?.url : undefined;
+      // Per scope and year, every row's value with its role, the unit and report date of each row.
+      const byScopeYear = new Map<string, { scope: Scope; year: string; column: string; values: YearValue[] }>();
+      const rowInfo = new Map<number, { unit: Unit | undefined; unitText: string; date: string | undefined; metric: string }>();
       for (const r of block.rows) {
-        const metric = r.cells.get('D');
-        const sub = (r.cells.get('E') ?? '').toLowerCase();
-        const scope: Scope | undefined =
-          metric === 's1'
-            ? '1'
-            : metric === 's2' && sub === 'location'
-              ? '2-location'
-              : metric === 's2' && sub === 'market'
-                ? '2-market'
-                : metric === 's3' && (sub === 'total' || sub === '')
-                  ? '3'
-                  : undefined;
-        if (scope === undefined) continue;
-        const unit = unitOf(r.cells.get('G'));
-        if (unit === undefined) {
-          this.notes.push(
-            `${source}:${r.row}: ${ref.name} ${metric}: left out: unit "${r.cells.get('G') ?? ''}" is not t, kt or Mt CO2e`,
-          );
-          continue;
-        }
-        const date = r.cells.get('H');
+        const metric = r.cells.get('D') ?? '';
+        const submetric = r.cells.get('E') ?? '';
+        const boundary = r.cells.get('F') ?? '';
+        const kind = classifyRow(metric, submetric, boundary);
+        if (kind === undefined) continue;
+        rowInfo.set(r.row, { unit: unitOf(r.cells.get('G')), unitText: r.cells.get('G') ?? '', date: r.cells.get('H'), metric });
         for (const [column, year] of yearColumns) {
           const raw = r.cells.get(column);
           if (raw === undefined) continue;
-          const value = plainDecimal(raw);
-          if (value === undefined) {
-            this.notes.push(`${source}:${r.row}: ${ref.name} ${metric} ${year}: left out: "${raw}" is not a number`);
-            continue;
-          }
-          const url =
-            (date === undefined ? undefined : pdfs.find((p) => p.date === date)?.url) ??
-            pdfs.find((p) => p.column === column)?.url ??
-            only;
-          if (url === undefined) {
-            this.notes.push(`${source}:${r.row}: ${ref.name} ${metric} ${year}: left out: no report URL`);
-            continue;
-          }
-          this.figures.push({
-            source,
-            company: ref,
-            period: Number(year),
-            scope,
-            value,
-            unit,
-            url,
-            title: `${ref.name} report (${new URL(url).hostname})`,
-            page: null,
-            vintage: url,
-          });
+          const key = `${kind.scope}|${year}`;
+          const entry = byScopeYear.get(key) ?? { scope: kind.scope, year, column, values: [] };
+          const label = [submetric, boundary].filter((t) => t !== '').join(' / ') || '(unlabelled)';
+          entry.values.push({ role: kind.role, value: raw, row: r.row, label });
+          byScopeYear.set(key, entry);
         }
+      }
+      for (const { scope, year, column, values } of byScopeYear.values()) {
+        const pick = pickTotal(values);
+        if (pick === undefined) continue;
+        if (!pick.ok) {
+          this.#leaveOut(source, ref.name, year, scope, pick.reason, values[0]?.row);
+          continue;
+        }
+        const info = rowInfo.get(pick.row);
+        if (info?.unit === undefined) {
+          this.#leaveOut(source, ref.name, year, scope, `unit "${info?.unitText ?? ''}" is not t, kt or Mt CO2e`, pick.row);
+          continue;
+        }
+        const raw = values.find((v) => v.row === pick.row)?.value ?? '';
+        const value = plainDecimal(asPrinted(raw));
+        if (value === undefined) {
+          this.#leaveOut(source, ref.name, year, scope, `"${raw}" is not a number`, pick.row);
+          continue;
+        }
+        const date = info.date;
+        const url =
+          (date === undefined ? undefined : pdfs.find((p) => p.date === date)?.url) ??
+          pdfs.find((p) => p.column === column)?.url ??
+          only;
+        if (url === undefined) {
+          this.#leaveOut(source, ref.name, year, scope, 'no report URL', pick.row);
+          continue;
+        }
+        this.figures.push({
+          source,
+          company: ref,
+          period: Number(year),
+          scope,
+          value,
+          unit: info.unit,
+          url,
+          title: `${ref.name} report (${new URL(url).hostname})`,
+          page: null,
+          vintage: url,
+          order: date ?? '',
+        });
       }
     }
   }
 
+  /** A figure the source has that is not served, counted per source and reason in the report. */
+  #leaveOut(source: string, name: string, year: string, scope: Scope, reason: string, row: number | undefined): void {
+    const kind = reason.replace(/ \(.*$/, '').replace(/"[^"]*"/g, '…');
+    const key = `${source}|${kind}`;
+    this.leftOut.set(key, (this.leftOut.get(key) ?? 0) + 1);
+    this.notes.push(`${source}${row === undefined ? '' : `:${row}`}: ${name} ${year} scope ${scope}: left out: ${reason}`);
+  }
+
   /**
-   * Carbon Gap's Profit and Emissions Database: 2020 Scope 1 and Scope 3 with the report's URL and
-   * page. Its Scope 2 is left out (location-based only "when available", so its kind is unknown),
-   * and so are its 2019 columns (their report is not named apart from 2020's).
+   * Carbon Gap's Profit and Emissions Database: 2020 Scope 1 and Scope 3, each citing the report
+   * the row names for 2020 (title, URL, page: `namedReports`), never the one it names for 2019. Its
+   * Scope 2 is left out (location-based only "when available", so its kind is unknown), and so
+   * are its 2019 columns.
    */
   addCarbonGap(dir: string, file: string): void {
     const source = `carbon-gap/${file}`;
@@ -186,24 +210,20 @@ export class GhgSources {
       const name = row.get('Company Name');
       if (name === '') continue;
       this.#see(source, name);
-      const datasource = row.get('Datasource emission data (name, link + page nr)');
-      const url = HTTP_RE.exec(datasource)?.[0];
-      if (url === undefined) {
-        this.notes.push(`${source}:${row.line + 1}: ${name}: left out: no report URL`);
-        continue;
-      }
-      const before = datasource.slice(0, datasource.indexOf(url));
-      const page = /page\s*([0-9]+(?:\s*[-–]\s*[0-9]+)?)/i.exec(before)?.[1] ?? null;
-      const title = before.replace(/,?\s*page\s*[0-9].*$/i, '').replace(/[,\s]+$/, '') || `${name} report`;
+      const reports = namedReports(row.get('Datasource emission data (name, link + page nr)'), name);
       const ref: GhgCompanyRef = { name, country: row.get('Country/Territory') || null, isin: null, lei: null };
       const columns: Array<[Scope, number]> = [
         ['1', 7],
         ['3', 10],
       ];
       for (const [scope, index] of columns) {
-        const raw = row.at(index);
-        const value = plainDecimal(raw.replace(/,/g, ''));
+        const value = plainDecimal(row.at(index).replace(/,/g, ''));
         if (value === undefined) continue;
+        const report = reportFor(reports, scope);
+        if ('missing' in report) {
+          this.#leaveOut(source, name, '2020', scope, report.missing, row.line + 1);
+          continue;
+        }
         this.figures.push({
           source,
           company: ref,
@@ -211,10 +231,11 @@ export class GhgSources {
           scope,
           value,
           unit: 't',
-          url,
-          title,
-          page: page === null ? null : `p. ${page}`,
+          url: report.url,
+          title: report.title,
+          page: report.page,
           vintage: '2020',
+          order: '',
         });
       }
     }
@@ -244,7 +265,7 @@ export class GhgSources {
       for (const [scope, column] of columns) {
         const raw = r.cells.get(column);
         if (raw === undefined) continue;
-        const value = plainDecimal(raw);
+        const value = plainDecimal(asPrinted(raw));
         if (value === undefined) {
           this.notes.push(`${source}:${r.row}: ${name} scope ${scope}: left out: "${raw}" is not a number`);
           continue;
@@ -260,6 +281,7 @@ export class GhgSources {
           title: `${name} sustainability report ${year}`,
           page: null,
           vintage: year,
+          order: '',
         });
       }
     }
@@ -267,8 +289,10 @@ export class GhgSources {
 
   /**
    * Matches every figure's company to the catalog and turns figures into documents (one per
-   * company, report URL and vintage) and bundle rows. The publication date is not in the sources:
-   * it is taken as 1 January after the latest period a report covers, and the title says so.
+   * company, report URL and vintage) and bundle rows. No source gives a publication date, so none
+   * is written (the trace page says it is unknown). A later report repeating the value an earlier
+   * one gave for the same company, period and scope adds no data point (DESIGN §13.6); a report
+   * left without figures is left out.
    */
   build(companies: readonly DemoCompany[]): { documents: GhgDocument[]; figures: GhgFigure[]; report: string[] } {
     const matcher = new CatalogMatcher(companies);
@@ -278,8 +302,8 @@ export class GhgSources {
       const key = `${f.source}|${f.company.name}`;
       if (!outcomes.has(key)) outcomes.set(key, matcher.match(f.company));
     }
-    const documents = new Map<string, GhgDocument>();
-    const figures = new Map<string, GhgFigure>();
+    const documents = new Map<string, GhgDocument & { order: string }>();
+    const figures = new Map<string, GhgFigure & { source: string }>();
     for (const f of this.figures) {
       const outcome = outcomes.get(`${f.source}|${f.company.name}`);
       if (outcome === undefined || !outcome.ok) continue;
@@ -291,10 +315,11 @@ export class GhgSources {
       documents.set(id, {
         id,
         companyId,
-        title: `${f.title} [publication date derived]`,
+        title: f.title,
         sourceUrl: f.url,
-        publishedOn: `${period + 1}-01-01`,
+        publishedOn: '',
         reportingPeriod: period,
+        order: known === undefined || f.order > known.order ? f.order : known.order,
       });
       // A figure given twice for one report (the same source row repeated) counts once: the first.
       const figureKey = `${id}|${f.period}|${f.scope}`;
@@ -307,9 +332,12 @@ export class GhgSources {
           value: f.value,
           unit: f.unit,
           page: f.page ?? '',
+          source: f.source,
         });
       }
     }
+    const kept = dropRepeats([...figures.values()], documents);
+    const used = new Set(kept.figures.map((f) => f.documentId));
     for (const [source, names] of [...this.seen].sort()) {
       const keys = [...names].map((n) => `${source}|${n}`);
       const matched = keys.filter((k) => outcomes.get(k)?.ok === true);
@@ -353,15 +381,68 @@ export class GhgSources {
     for (const [key, o] of [...outcomes].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!o.ok) report.push(`ghg ${key.replace('|', ': ')}: not matched: ${o.reason}`);
     }
+    for (const source of [...this.seen.keys()].sort()) {
+      const read = this.figures.filter((f) => f.source === source);
+      const ofMatched = read.filter((f) => outcomes.get(`${source}|${f.company.name}`)?.ok === true).length;
+      const served = kept.figures.filter((f) => f.source === source).length;
+      report.push(
+        `ghg ${source}: figures read (one total per company, year and scope) ${read.length}, of matched companies ${ofMatched}, served ${served}, repeats of an earlier report dropped ${kept.repeats.get(source) ?? 0}`,
+      );
+    }
+    for (const [key, n] of [...this.leftOut].sort()) {
+      if (key.endsWith("|repeats an earlier report's value")) continue;
+      const [source, reason] = key.split('|');
+      report.push(`ghg ${source}: left out, ${reason}: ${n}`);
+    }
     report.push(...this.notes);
-    const sortedDocuments = [...documents.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const sortedFigures = [...figures.values()].sort(
-      (a, b) =>
-        (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
-        a.period - b.period ||
-        (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) ||
-        (a.scope < b.scope ? -1 : 1),
-    );
+    const sortedDocuments = [...documents.values()]
+      .filter((d) => used.has(d.id))
+      .map(({ order: _order, ...d }) => d)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const sortedFigures = kept.figures
+      .map(({ source: _source, ...f }) => f)
+      .sort(
+        (a, b) =>
+          (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
+          a.period - b.period ||
+          (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) ||
+          (a.scope < b.scope ? -1 : 1),
+      );
     return { documents: sortedDocuments, figures: sortedFigures, report };
   }
+}
+
+const TONNES: Record<Unit, number> = { t: 1, kt: 1_000, Mt: 1_000_000 };
+
+/**
+ * Per company, period and scope, the figures in the order their reports came (the report's period,
+ * then its date where the source gives one, then its id): a figure equal in tonnes to the one
+ * before it repeats it and is dropped; a different one is a restatement and stays.
+ */
+function dropRepeats<F extends GhgFigure & { source: string }>(
+  figures: readonly F[],
+  documents: ReadonlyMap<string, { reportingPeriod: number; order: string }>,
+): { figures: F[]; repeats: Map<string, number> } {
+  const orderOf = (f: F) => {
+    const d = documents.get(f.documentId);
+    return `${String(d?.reportingPeriod ?? 0).padStart(4, '0')}|${d?.order ?? ''}|${f.documentId}`;
+  };
+  const sorted = [...figures].sort((a, b) => {
+    const ka = `${a.companyId}|${a.period}|${a.scope}|${orderOf(a)}`;
+    const kb = `${b.companyId}|${b.period}|${b.scope}|${orderOf(b)}`;
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  const kept: F[] = [];
+  const repeats = new Map<string, number>();
+  let last: F | undefined;
+  for (const f of sorted) {
+    const same = last !== undefined && last.companyId === f.companyId && last.period === f.period && last.scope === f.scope;
+    if (same && last !== undefined && Number(last.value) * TONNES[last.unit] === Number(f.value) * TONNES[f.unit]) {
+      repeats.set(f.source, (repeats.get(f.source) ?? 0) + 1);
+      continue;
+    }
+    kept.push(f);
+    last = f;
+  }
+  return { figures: kept, repeats };
 }

@@ -86,9 +86,13 @@ maps LEIs to companies.
   2026 rates at all) are dropped: the service never stores a figure without its USD value.
 - Filed figures (SEC companyfacts and data sets in \`filings/\`) are chosen by the rules
   \`bin/corpdata ingest\` applies: annual periods of 10-K, 20-F and 40-F filings and their
-  amendments, the first present revenue concept of each filing and period, the reporting period
-  from the period end (one ending by 7 January counts to the year before), the figure as first
-  reported and each later different value as a restatement. Each filing is one document, dated
+  amendments, the first present revenue concept of each filing and period (Revenues,
+  RegulatedAndUnregulatedOperatingRevenue, RevenuesNetOfInterestExpense, contract revenue excluding
+  then including assessed tax, SalesRevenueNet; IFRS Revenue, then RevenueFromContractsWithCustomers),
+  the other candidates kept beside it, the reporting period from the period end (one ending by 7
+  January counts to the year before), the figure as first reported and each later different value
+  as a restatement; a later value that is the earlier one rounded to its own precision confirms it
+  (its filing is named on the figure) and adds no data point. Each filing is one document, dated
   with its filed date and linked to its EDGAR filing index; its figures keep their concept and period.
 - The other sources give no publication dates. Every document's date is derived by one rule: the end of
   the latest period it reports (as stated, else 31 December) plus ${PUBLICATION_LAG_DAYS} days, and its title
@@ -99,13 +103,21 @@ maps LEIs to companies.
 - GHG emissions: a figure belongs to a catalog company only when exactly one matches, by ISIN,
   else by name with case, accents, punctuation, \`&\`/\`and\` and a trailing legal form ignored (and
   the country, where both know it); the demo catalog has no LEIs, so an LEI never matches. Nothing
-  is guessed: the rest are counted in REPORT.txt. Each figure's document is the report it came
-  from (its URL, with the page where the set gives one); its publication date is derived (1 January
-  after the latest year it covers) and its title says so. Left out: os-climate's made-up segments
-  ("Eni S.P.A. - Oil") and its illustrative financial and portfolio columns, os-climate blocks whose
-  report is a file name rather than a URL, Carbon Gap's Scope 2 (location-based only "when
-  available", so its kind is unknown) and its 2019 columns (their report is not named apart from
-  2020's), its derived money columns, and the SBTi sheets of the Klimatkollen workbook. Units are
+  is guessed: the rest are counted in REPORT.txt. Each figure's document is the report the source
+  names for its year (title, URL, page where the set gives one), a sustainability report
+  (\`kind\`), which makes no revenue period. The sources give no publication date, so none is
+  written: the trace page says it is unknown, and \`year_of_disclosure\` is the year after the latest
+  period the report covers. Only a source's total for a scope is a figure: a row labelled total
+  ("total", "combined", "all"…, Scope 3 too), else the one unlabelled row; a scope with sub-lines
+  only (a gas, a business line, a boundary subset), or whose total rows disagree, is left out and
+  counted with its reason. A later report repeating the value an earlier one gave for the same
+  company, period and scope adds no data point. Values are kept as printed (15 significant digits,
+  no spreadsheet float noise). Left out: os-climate's made-up segments ("Eni S.P.A. - Oil") and its
+  illustrative financial and portfolio columns, os-climate blocks whose report is a file name rather
+  than a URL, Scope 2 rows that say neither location- nor market-based, Carbon Gap's Scope 2
+  (location-based only "when available", so its kind is unknown), its 2020 figures whose report is a
+  local file or not named for 2020, its 2019 columns, its derived money columns, and the SBTi sheets
+  of the Klimatkollen workbook. Units are
   read per row (t, kt, Mt CO2e) and converted to whole tonnes on import.
 - FX rates: the derived yearly table (IMF annual averages, then Fed H.10 annual, then ECB and Fed
   monthly means for 2025 gaps), inverted from units per USD to USD per unit with 12 significant

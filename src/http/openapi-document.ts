@@ -211,6 +211,16 @@ function jsonExamples(publicUrl: string): Record<string, unknown> {
       reporting_period: 2023,
       period: { start: '2023-01-01', end: '2023-12-31' },
       filing: { form: '10-K', accession: '0000000002-24-000003', filed_on: '2024-02-20' },
+      candidates: [{ concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', value: 7700000000 }],
+      confirmed_by: [
+        {
+          document_id: '10000000-0000-4000-8000-000000000004',
+          title: 'Beta Form 10-K 2024',
+          source_url: 'https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2024.htm',
+          published_on: '2025-02-18',
+          value: 7743000000,
+        },
+      ],
       document: {
         document_id: '10000000-0000-4000-8000-000000000003',
         title: 'Beta Form 10-K 2023',

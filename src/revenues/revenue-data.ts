@@ -19,7 +19,10 @@ export interface RevenueRecord {
 /** What the revenue endpoint knows of one company: its available periods and their records. */
 export type CompanyRevenues = CompanyData<RevenueRecord>;
 
-/** Reads one company's processed documents and data points (two indexed queries). */
+/**
+ * Reads one company's processed financial documents and data points (two indexed queries). Only a
+ * financial document makes a revenue period (DESIGN §1.4): a sustainability report never does.
+ */
 export async function loadCompanyRevenues(db: Kysely<Database>, companyId: string, publicUrl: string): Promise<CompanyRevenues> {
   const [documents, points] = await Promise.all([
     db
@@ -27,6 +30,7 @@ export async function loadCompanyRevenues(db: Kysely<Database>, companyId: strin
       .select(['reporting_period'])
       .where('company_id', '=', companyId)
       .where('status', '=', 'processed')
+      .where('kind', '=', 'financial')
       .execute(),
     db
       .selectFrom('revenue_points as p')

@@ -47,6 +47,35 @@ export const ProvenanceSchema = Type.Object(
       ],
       { description: 'The filing a figure was read from (SEC ingestion); null for an imported figure.' },
     ),
+    candidates: Type.Array(
+      Type.Object(
+        {
+          concept: Type.String({ description: 'Another revenue concept the filing tagged for the period.' }),
+          value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure.',
+      },
+    ),
+    confirmed_by: Type.Array(
+      Type.Object(
+        {
+          document_id: Type.String({ format: 'uuid' }),
+          title: Type.String(),
+          source_url: Type.String(),
+          published_on: Type.String({ format: 'date' }),
+          value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed there; null unless values_included.' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement.',
+      },
+    ),
     document: Type.Object(
       {
         document_id: Type.String({ format: 'uuid' }),
@@ -94,6 +123,17 @@ export function provenanceOf(facts: TraceFacts, values: TraceValues | undefined,
     period: facts.filing === null ? null : { start: facts.filing.periodStart, end: facts.filing.periodEnd },
     filing:
       facts.filing === null ? null : { form: facts.filing.form, accession: facts.filing.accession, filed_on: facts.filing.filed },
+    candidates: (facts.filing?.candidates ?? []).map((c) => ({
+      concept: c.concept,
+      value: values === undefined ? null : c.value,
+    })),
+    confirmed_by: (facts.filing?.confirmedBy ?? []).map((c) => ({
+      document_id: c.document.documentId,
+      title: c.document.title,
+      source_url: c.document.sourceUrl,
+      published_on: c.document.publishedOn,
+      value: values === undefined ? null : c.value,
+    })),
     document: {
       document_id: d.documentId,
       title: d.title,

@@ -67,14 +67,44 @@ function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
 <tbody>${rows}</tbody></table>`;
 }
 
+/**
+ * The other revenue concepts the filing tagged for the period, so a reader sees why this one was
+ * chosen; their values only for a buyer (they are figures of the company-period).
+ */
+function candidatesSection(f: TraceFiling, shown: boolean): Html {
+  if (f.candidates.length === 0) {
+    return html`<p>The filing tagged no other revenue concept for this period.</p>`;
+  }
+  const rows = f.candidates.map(
+    (c) => html`<tr><td><code>${c.concept}</code></td><td class="num">${shown ? formatNumber(c.value) : '—'}</td></tr>`,
+  );
+  return html`<h3>Other revenue concepts in this filing for the period</h3>
+<p class="muted">Not chosen: <code>${f.concept}</code> comes first in the order of preference.</p>
+<table><thead><tr><th scope="col">Concept</th><th scope="col" class="num">Value as filed</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** Later filings that gave the figure again, rounded: the same figure, confirmed (DESIGN §10.6). */
+function confirmedSection(f: TraceFiling, shown: boolean): Html {
+  if (f.confirmedBy.length === 0) return html``;
+  const items = f.confirmedBy.map(
+    (c) =>
+      html`<li>${c.document.title} (<span class="key">${sourceLink(c.document)}</span>)${shown ? `: ${formatNumber(c.value)}` : ''}</li>`,
+  );
+  return html`<h3>Confirmed by later filings</h3>
+<p>These later filings repeat this figure rounded to their own precision; the more precise figure stays.</p>
+<ul>${items}</ul>`;
+}
+
 /** How a filed figure was chosen: shown to anyone, since none of it is the figure itself. */
-function filingSection(f: TraceFiling, d: TraceDocument): Html {
+function filingSection(f: TraceFiling, d: TraceDocument, shown: boolean): Html {
   const period = f.periodStart === null ? `four quarters ending ${f.periodEnd}` : `${f.periodStart} to ${f.periodEnd}`;
   return html`<h2>Filing</h2>
 <dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd><dt>Form</dt><dd>${f.form ?? '—'}</dd>
 <dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd><dt>Filed</dt><dd>${f.filed}</dd>
 <dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d)}</dd></dl>
-<p class="muted">The concept is the first present of the revenue concepts in order of preference; the reporting period is the calendar year in which the fiscal year ends (one ending by 7 January counts to the year before).</p>`;
+<p class="muted">The concept is the first present of the revenue concepts in order of preference (Revenues, RegulatedAndUnregulatedOperatingRevenue, RevenuesNetOfInterestExpense, RevenueFromContractWithCustomerExcludingAssessedTax, RevenueFromContractWithCustomerIncludingAssessedTax, SalesRevenueNet; for IFRS Revenue, then RevenueFromContractsWithCustomers); the reporting period is the calendar year in which the fiscal year ends (one ending by 7 January counts to the year before).</p>
+${candidatesSection(f, shown)}
+${confirmedSection(f, shown)}`;
 }
 
 /** The traceability page of one data point (the target of its `traceability_source_url`). */
@@ -101,7 +131,7 @@ ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>
 <h2>Source document</h2>
 <dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d)}</dd>
 <dt>Published</dt><dd>${d.publishedOn}</dd><dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>
-${facts.filing === null ? '' : filingSection(facts.filing, d)}
+${facts.filing === null ? '' : filingSection(facts.filing, d, values !== undefined)}
 <h2>All data points of ${facts.companyName} for ${facts.period}</h2>
 <p>The figure as first reported and every restatement, each from its own document.</p>
 ${relatedTable(facts, access)}`,

@@ -35,6 +35,23 @@ export interface TraceFiling {
   /** Null when the source gave only the duration (a data set's four quarters). */
   periodStart: string | null;
   periodEnd: string;
+  /**
+   * The other revenue concepts the filing tagged for the period, in order of preference (DESIGN
+   * §10.3), so a reader sees why this one was chosen. Their values are figures: shown only to a buyer.
+   */
+  candidates: Array<{ concept: string; value: number }>;
+  /** Later filings that repeated the figure rounded to their precision (DESIGN §10.6). */
+  confirmedBy: Array<{ document: TraceDocument; value: number }>;
+}
+
+/** `key=value` pairs as stored (space-separated); a malformed pair is left out. */
+export function parsePairs(text: string | null): Array<{ key: string; value: number }> {
+  if (text === null || text === '') return [];
+  return text.split(' ').flatMap((item) => {
+    const at = item.lastIndexOf('=');
+    const value = Number(item.slice(at + 1));
+    return at < 0 || !Number.isSafeInteger(value) ? [] : [{ key: item.slice(0, at), value }];
+  });
 }
 
 /** The paid part of a data point: only read for an account that bought its company-period. */
@@ -56,12 +73,13 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
     .innerJoin('companies as c', 'c.company_id', 'p.company_id')
     .innerJoin('documents as d', 'd.document_id', 'p.document_id')
     .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
-    .select(['p.concept', 'p.period_start', 'p.period_end'])
+    .select(['p.concept', 'p.period_start', 'p.period_end', 'p.candidates', 'p.confirmed_by'])
     .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status', 'd.form', 'd.accession'])
     .where('p.point_id', '=', pointId)
     .executeTakeFirst();
   if (point === undefined) return undefined;
-  const [listings, related] = await Promise.all([
+  const confirmations = parsePairs(point.confirmed_by);
+  const [listings, related, confirming] = await Promise.all([
     db
       .selectFrom('listings')
       .select(['ticker', 'mic_code', 'isin', 'is_primary'])
@@ -79,6 +97,17 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
       .orderBy('d.published_on')
       .orderBy('d.document_id')
       .execute(),
+    confirmations.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('documents as d')
+          .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+          .where(
+            'd.document_id',
+            'in',
+            confirmations.map((c) => c.key),
+          )
+          .execute(),
   ]);
   const documentOf = (r: {
     document_id: string;
@@ -113,6 +142,11 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
             filed: point.published_on,
             periodStart: point.period_start,
             periodEnd: point.period_end,
+            candidates: parsePairs(point.candidates).map((c) => ({ concept: c.key, value: c.value })),
+            confirmedBy: confirmations.flatMap((c) => {
+              const d = confirming.find((r) => r.document_id === c.key);
+              return d === undefined ? [] : [{ document: documentOf(d), value: c.value }];
+            }),
           },
     related: related.map((r) => ({ pointId: r.point_id, document: documentOf(r) })),
   };

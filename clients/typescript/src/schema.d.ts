@@ -412,7 +412,7 @@ export interface components {
         };
         /** GhgEmissionRecord */
         GhgEmissionRecord: {
-            /** @description Year the source report was published. */
+            /** @description Year the source report was published; when the source gives no publication date, the year after the latest period the report covers. */
             year_of_disclosure: number;
             reporting_period: number;
             /** @description GHG Protocol scope; Scope 2 location- or market-based. */
@@ -511,6 +511,24 @@ export interface components {
                 /** Format: date */
                 filed_on: string;
             } | null;
+            /** @description The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
+            candidates: {
+                /** @description Another revenue concept the filing tagged for the period. */
+                concept: string;
+                /** @description As filed; null unless values_included. */
+                value: number | null;
+            }[];
+            /** @description Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement. */
+            confirmed_by: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                /** @description As filed there; null unless values_included. */
+                value: number | null;
+            }[];
             document: {
                 /** Format: uuid */
                 document_id: string;
@@ -564,8 +582,8 @@ export interface components {
                 title: string;
                 /** @description Where the report is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the report was published; null when the source gives no date. */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
                 /** @description Where in the report the figure is; null when not recorded. */
                 page: string | null;
@@ -606,8 +624,8 @@ export interface components {
                 title: string;
                 /** @description Where the report is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the report was published; null when the source gives no date. */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
                 /** @description Where in the report the figure is; null when not recorded. */
                 page: string | null;
@@ -7226,6 +7244,21 @@ export interface operations {
                      *         "accession": "0000000002-24-000003",
                      *         "filed_on": "2024-02-20"
                      *       },
+                     *       "candidates": [
+                     *         {
+                     *           "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                     *           "value": 7700000000
+                     *         }
+                     *       ],
+                     *       "confirmed_by": [
+                     *         {
+                     *           "document_id": "10000000-0000-4000-8000-000000000004",
+                     *           "title": "Beta Form 10-K 2024",
+                     *           "source_url": "https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2024.htm",
+                     *           "published_on": "2025-02-18",
+                     *           "value": 7743000000
+                     *         }
+                     *       ],
                      *       "document": {
                      *         "document_id": "10000000-0000-4000-8000-000000000003",
                      *         "title": "Beta Form 10-K 2023",

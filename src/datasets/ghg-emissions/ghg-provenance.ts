@@ -9,7 +9,9 @@ export const GhgDocumentSchema = Type.Object(
     document_id: Type.String({ format: 'uuid' }),
     title: Type.String(),
     source_url: Type.String({ description: 'Where the report is published.' }),
-    published_on: Type.String({ format: 'date' }),
+    published_on: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'When the report was published; null when the source gives no date.',
+    }),
     status: Type.Union([Type.Literal('processed'), Type.Literal('pending'), Type.Literal('failed')]),
     page: Type.Union([Type.String(), Type.Null()], { description: 'Where in the report the figure is; null when not recorded.' }),
   },
@@ -63,7 +65,7 @@ export function ghgDocumentOf(f: GhgTraceFacts): Static<typeof GhgDocumentSchema
     document_id: d.documentId,
     title: d.title,
     source_url: d.sourceUrl,
-    published_on: d.publishedOn,
+    published_on: d.publishedOn === '' ? null : d.publishedOn,
     status: d.status,
     page: f.page,
   };

@@ -7,7 +7,10 @@ export const GHG_SCOPES: readonly GhgScope[] = ['1', '2-location', '2-market', '
 /** An emission record of `GET /api/v1/ghg-emissions` (DESIGN §13.3): exactly these eight fields. */
 export const GhgEmissionRecordSchema = Type.Object(
   {
-    year_of_disclosure: Type.Integer({ description: 'Year the source report was published.' }),
+    year_of_disclosure: Type.Integer({
+      description:
+        'Year the source report was published; when the source gives no publication date, the year after the latest period the report covers.',
+    }),
     reporting_period: Type.Integer(),
     scope: Type.Union(
       GHG_SCOPES.map((s) => Type.Literal(s)),
@@ -22,5 +25,14 @@ export const GhgEmissionRecordSchema = Type.Object(
   { additionalProperties: false, title: 'GhgEmissionRecord' },
 );
 export type GhgEmissionRecord = Static<typeof GhgEmissionRecordSchema>;
+
+/**
+ * The year a report was published; when its source gives no date (DESIGN §13.6), the year after
+ * the latest period it reports on, which is what `year_of_disclosure` then means. The trace page
+ * says the date is unknown rather than showing a made-up one.
+ */
+export function disclosureYear(publishedOn: string, documentPeriod: number): number {
+  return publishedOn === '' ? documentPeriod + 1 : Number(publishedOn.slice(0, 4));
+}
 
 export const scopeRank = (scope: string): number => GHG_SCOPES.indexOf(scope as GhgScope);

@@ -7,6 +7,7 @@ import { type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-emissions-dataset.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
+import { disclosureYear } from './ghg-record.js';
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -30,7 +31,16 @@ export interface GhgTraceFacts {
   sourceValue: string;
   sourceUnit: string;
   page: string | null;
-  document: { documentId: string; title: string; sourceUrl: string; publishedOn: string; status: DocumentStatus };
+  document: {
+    documentId: string;
+    title: string;
+    sourceUrl: string;
+    /** Empty when the source gives no publication date. */
+    publishedOn: string;
+    /** The period the report covers (its latest). */
+    reportingPeriod: number;
+    status: DocumentStatus;
+  };
 }
 
 /** The facts of an emission point, or undefined when the id is not one. */
@@ -51,6 +61,7 @@ export async function loadGhgFacts(db: Kysely<Database>, pointId: string): Promi
       'p.page',
     ])
     .select(['c.name', 'c.country', 'c.lei', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+    .select('d.reporting_period as document_period')
     .where('p.point_id', '=', pointId)
     .executeTakeFirst();
   if (p === undefined) return undefined;
@@ -71,6 +82,7 @@ export async function loadGhgFacts(db: Kysely<Database>, pointId: string): Promi
       title: p.title,
       sourceUrl: p.source_url,
       publishedOn: p.published_on,
+      reportingPeriod: p.document_period,
       status: p.status,
     },
   };
@@ -84,8 +96,13 @@ export function sourceLink(url: string): Html {
 /** The report a figure came from: title, link, page where known, publication, status. */
 export function reportFacts(d: GhgTraceFacts['document'], pageRef: string | null): Html {
   return html`<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>
-<dt>Page</dt><dd>${pageRef ?? 'not recorded'}</dd><dt>Published</dt><dd>${d.publishedOn}</dd>
+<dt>Page</dt><dd>${pageRef ?? 'not recorded'}</dd><dt>Published</dt><dd>${publishedText(d.publishedOn)}</dd>
 <dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>`;
+}
+
+/** A publication date, or that the source gives none (never a made-up one: DESIGN §13.6). */
+export function publishedText(publishedOn: string): string {
+  return publishedOn === '' ? 'unknown (the source gives no publication date)' : publishedOn;
 }
 
 /** How the reported figure became the served one. */
@@ -93,6 +110,11 @@ export function conversionText(f: Pick<GhgTraceFacts, 'sourceValue' | 'sourceUni
   if (f.sourceUnit === 't') return `reported in tCO2e as ${f.sourceValue}; served as ${formatNumber(f.value)} tCO2e`;
   const factor = f.sourceUnit === 'kt' ? '1,000' : '1,000,000';
   return `reported as ${f.sourceValue} ${f.sourceUnit}CO2e × ${factor} = ${formatNumber(f.value)} tCO2e (rounded half away from zero)`;
+}
+
+function yearText(d: GhgTraceFacts['document']): string {
+  const year = disclosureYear(d.publishedOn, d.reportingPeriod);
+  return d.publishedOn === '' ? `${year} (taken as the year after the period the report covers)` : String(year);
 }
 
 function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html {
@@ -125,7 +147,7 @@ export function ghgTracePage(f: GhgTraceFacts, access: TraceAccess, publicUrl: s
 ${notice(f, access, publicUrl)}
 <h2>Data point</h2>
 <dl class="facts"><dt>Scope</dt><dd>${SCOPE_TEXT[f.scope] ?? f.scope}</dd><dt>Reporting period</dt><dd>${f.period}</dd>
-<dt>Year of disclosure</dt><dd>${f.document.publishedOn.slice(0, 4)}</dd><dt>Unit reported</dt><dd>${f.sourceUnit}CO2e</dd>
+<dt>Year of disclosure</dt><dd>${yearText(f.document)}</dd><dt>Unit reported</dt><dd>${f.sourceUnit}CO2e</dd>
 ${shown ? html`<dt>Value</dt><dd class="value"><strong>${formatNumber(f.value)} tCO2e</strong></dd><dt>Unit conversion</dt><dd>${conversionText(f)}</dd>` : ''}
 <dt>Data point id</dt><dd><code>${f.pointId}</code></dd></dl>
 <h2>Company</h2>

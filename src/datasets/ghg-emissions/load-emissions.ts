@@ -1,32 +1,41 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { CompanyData } from '../period-data.js';
-import { type GhgEmissionRecord, scopeRank } from './ghg-record.js';
+import { disclosureYear, type GhgEmissionRecord, scopeRank } from './ghg-record.js';
 
 /**
- * One company's emission figures from processed documents. A period is available when a
- * processed document holding emission figures of the company reports on it, or when such a
- * document holds a figure for it; a revenue-only document makes no emission period.
+ * One company's emission figures from processed documents. A period is available when a processed
+ * sustainability report of the company reports on it, or when a processed document holds an
+ * emission figure for it (DESIGN §1.4); a financial report makes no emission period.
  */
 export async function loadCompanyEmissions(
   db: Kysely<Database>,
   companyId: string,
   publicUrl: string,
 ): Promise<CompanyData<GhgEmissionRecord>> {
-  const points = await db
-    .selectFrom('ghg_points as p')
-    .innerJoin('documents as d', 'd.document_id', 'p.document_id')
-    .select(['p.point_id', 'p.reporting_period', 'p.scope', 'p.value', 'p.document_id', 'd.published_on'])
-    .select('d.reporting_period as document_period')
-    .where('p.company_id', '=', companyId)
-    .where('d.status', '=', 'processed')
-    .execute();
+  const [reports, points] = await Promise.all([
+    db
+      .selectFrom('documents')
+      .select(['reporting_period'])
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'processed')
+      .where('kind', '=', 'sustainability')
+      .execute(),
+    db
+      .selectFrom('ghg_points as p')
+      .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+      .select(['p.point_id', 'p.reporting_period', 'p.scope', 'p.value', 'p.document_id', 'd.published_on'])
+      .select('d.reporting_period as document_period')
+      .where('p.company_id', '=', companyId)
+      .where('d.status', '=', 'processed')
+      .execute(),
+  ]);
   const records = new Map<number, GhgEmissionRecord[]>();
-  for (const p of points) if (!records.has(p.document_period)) records.set(p.document_period, []);
+  for (const d of reports) if (!records.has(d.reporting_period)) records.set(d.reporting_period, []);
   for (const p of points) {
     const list = records.get(p.reporting_period) ?? [];
     list.push({
-      year_of_disclosure: Number(p.published_on.slice(0, 4)),
+      year_of_disclosure: disclosureYear(p.published_on, p.document_period),
       reporting_period: p.reporting_period,
       scope: p.scope,
       value: Number(p.value),

@@ -24,7 +24,8 @@ interface IntensityPoint {
 }
 
 /**
- * For each period covered by emission or revenue documents, one intensity per scope that has both
+ * For each period covered by both a sustainability report and a financial report (DESIGN §1.4:
+ * intensity needs both), one intensity per scope that has both
  * an emission figure and a positive revenue figure, each the latest disclosed (the last in the
  * API's order). This pairing is the only one served: a trace id is valid only if made here.
  */
@@ -36,7 +37,8 @@ async function loadIntensityPoints(
     loadCompanyEmissions(db, companyId, ''),
     loadCompanyRevenues(db, companyId, ''),
   ]);
-  const periods = [...new Set([...emissions.periods, ...revenues.periods])].sort((a, b) => b - a);
+  const financial = new Set(revenues.periods);
+  const periods = emissions.periods.filter((p) => financial.has(p));
   const points = new Map<number, IntensityPoint[]>();
   for (const period of periods) {
     const list: IntensityPoint[] = [];

@@ -115,7 +115,8 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
   await listings.close();
 
   const documents = new CsvWriter(join(dir, 'documents.csv'), allColumns('documents.csv'));
-  for await (const d of pages<Database['documents']>((after) => {
+  type DocumentRow = Omit<Database['documents'], 'kind'> & { kind: string };
+  for await (const d of pages<DocumentRow>((after) => {
     let q = db.selectFrom('documents').selectAll();
     if (after !== undefined) q = q.where('document_id', '>', after.document_id);
     return q.orderBy('document_id').limit(PAGE).execute();
@@ -130,6 +131,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
       d.status,
       d.form,
       d.accession,
+      d.kind,
     ]);
     summary.documents++;
   }
@@ -147,6 +149,8 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
     concept: string | null;
     period_start: string | null;
     period_end: string | null;
+    candidates: string | null;
+    confirmed_by: string | null;
   }>((after) => {
     let q = db
       .selectFrom('revenue_points')
@@ -161,6 +165,8 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
         'concept',
         'period_start',
         'period_end',
+        'candidates',
+        'confirmed_by',
       ]);
     if (after !== undefined) q = q.where('point_id', '>', after.point_id);
     return q.orderBy('point_id').limit(PAGE).execute();
@@ -176,6 +182,8 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
       p.concept,
       p.period_start,
       p.period_end,
+      p.candidates,
+      p.confirmed_by,
     ]);
     summary.revenues++;
   }

@@ -44,7 +44,18 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const r = c.row;
       return {
         ok: true,
-        row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status, r.form, r.accession],
+        row: [
+          r.documentId,
+          r.companyId,
+          r.title,
+          r.sourceUrl,
+          r.publishedOn,
+          r.reportingPeriod,
+          r.status,
+          r.form,
+          r.accession,
+          r.kind,
+        ],
       };
     }
     case 'revenues.csv':
@@ -90,6 +101,8 @@ function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[
       r.concept,
       r.periodStart,
       r.periodEnd,
+      r.candidates,
+      r.confirmedBy,
     ],
   };
 }

@@ -1,6 +1,6 @@
 import { isValidIsin, isValidLei, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import { isMicCode } from '../../catalog/mic-codes.js';
-import type { DocumentStatus } from '../../db/schema.js';
+import { DOCUMENT_KINDS, type DocumentKind, type DocumentStatus } from '../../db/schema.js';
 import { isCurrency, SUB_UNITS } from '../../revenues/currencies.js';
 import { parseRate } from '../../revenues/normalize.js';
 
@@ -170,6 +170,7 @@ export interface DocumentRow {
   status: DocumentStatus;
   form: string | null;
   accession: string | null;
+  kind: DocumentKind;
 }
 
 /** Days in a month of the proleptic Gregorian calendar. */
@@ -207,10 +208,13 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
   const documentId = uuid(m, 'document_id', v.document_id ?? '');
   const companyId = uuid(m, 'company_id', v.company_id ?? '');
   const title = text(m, 'title', v.title ?? '', 500);
-  const publishedOn = date(m, v.published_on ?? '');
+  const kind = (optional(v.kind ?? '') ?? 'financial') as DocumentKind;
+  if (!DOCUMENT_KINDS.includes(kind)) m.add(`kind "${kind}" must be financial or sustainability`);
+  // A sustainability report's date may be unknown (its source gives none): shown so, never made up.
+  const publishedOn = kind === 'sustainability' && (v.published_on ?? '').trim() === '' ? '' : date(m, v.published_on ?? '');
   const reportingPeriod = integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD);
   // A report can come out within the year it covers (a fiscal year ending early), never before it.
-  if (m.list.length === 0 && Number(publishedOn.slice(0, 4)) < reportingPeriod) {
+  if (m.list.length === 0 && publishedOn !== '' && Number(publishedOn.slice(0, 4)) < reportingPeriod) {
     m.add(`published_on ${publishedOn} is before reporting_period ${reportingPeriod} began`);
   }
   const form = optional(v.form ?? '');
@@ -229,6 +233,7 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
     status: status as DocumentStatus,
     form,
     accession,
+    kind,
   });
 }
 
@@ -241,6 +246,8 @@ export interface RevenueRow {
   concept: string | null;
   periodStart: string | null;
   periodEnd: string | null;
+  candidates: string | null;
+  confirmedBy: string | null;
 }
 
 export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
@@ -254,7 +261,24 @@ export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
     value: integer(m, 'value', v.value ?? '', -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     currency,
     ...filedPeriod(m, v),
+    candidates: pairs(m, 'candidates', v.candidates ?? '', CONCEPT_RE, 'a taxonomy:Name concept'),
+    confirmedBy: pairs(m, 'confirmed_by', v.confirmed_by ?? '', UUID_RE, 'a document_id'),
   });
+}
+
+/** A list of `key=integer` pairs separated by spaces (`us-gaap:Revenues=17997000000`), or null when empty. */
+function pairs(m: Messages, name: string, v: string, key: RegExp, what: string): string | null {
+  const t = optional(v);
+  if (t === null) return null;
+  const items = t.split(/\s+/);
+  for (const item of items) {
+    const at = item.lastIndexOf('=');
+    if (at < 0 || !key.test(item.slice(0, at)) || !INTEGER_RE.test(item.slice(at + 1))) {
+      m.add(`${name}: "${item}" is not ${what}=integer`);
+      return null;
+    }
+  }
+  return items.join(' ');
 }
 
 /**

@@ -25,22 +25,25 @@ export async function applyStage(db: StageDb): Promise<void> {
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)
         select company_id, ticker, mic_code, isin, 0, (select coalesce(max(added_seq), 0) from listings) + 1000000000 + line from stage_listings where true
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin`,
-    sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession)
-        select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession from stage_documents where true
+    sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind)
+        select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind from stage_documents where true
         on conflict (document_id) do update set company_id = excluded.company_id, title = excluded.title,
           source_url = excluded.source_url, published_on = excluded.published_on,
-          reporting_period = excluded.reporting_period, status = excluded.status,
+          reporting_period = excluded.reporting_period, status = excluded.status, kind = excluded.kind,
           form = coalesce(excluded.form, documents.form), accession = coalesce(excluded.accession, documents.accession)`,
     // A figure's rate is its currency-year's; a USD figure's is USD_RATE (no stage_rates row).
     sql`insert into revenue_points (point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd, fx_rate, fx_source,
-          concept, period_start, period_end)
+          concept, period_start, period_end, candidates, confirmed_by)
         select s.point_id, s.company_id, s.document_id, s.reporting_period, s.original_value, s.original_ccy, s.value_usd,
-          coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start, s.period_end
+          coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start, s.period_end,
+          s.candidates, s.confirmed_by
         from stage_revenues s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
         on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
           original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate, fx_source = excluded.fx_source,
           concept = coalesce(excluded.concept, revenue_points.concept), period_start = coalesce(excluded.period_start, revenue_points.period_start),
-          period_end = coalesce(excluded.period_end, revenue_points.period_end)`,
+          period_end = coalesce(excluded.period_end, revenue_points.period_end),
+          candidates = coalesce(excluded.candidates, revenue_points.candidates),
+          confirmed_by = coalesce(excluded.confirmed_by, revenue_points.confirmed_by)`,
   ];
   for (const s of statements) await s.execute(db);
 }

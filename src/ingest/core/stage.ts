@@ -29,6 +29,7 @@ export type StageTables = {
     status: string;
     form: string | null;
     accession: string | null;
+    kind: string;
     line: number;
   };
   stage_revenues: {
@@ -44,6 +45,8 @@ export type StageTables = {
     concept: string | null;
     period_start: string | null;
     period_end: string | null;
+    candidates: string | null;
+    confirmed_by: string | null;
     line: number;
   };
   /** Every rate the import converted with, from the database or the bundle: a few thousand rows at most. */
@@ -68,6 +71,7 @@ export const STAGE_COLUMNS = {
     'status',
     'form',
     'accession',
+    'kind',
     'line',
   ],
   stage_revenues: [
@@ -82,6 +86,8 @@ export const STAGE_COLUMNS = {
     'concept',
     'period_start',
     'period_end',
+    'candidates',
+    'confirmed_by',
     'line',
   ],
   stage_rates: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
@@ -94,8 +100,8 @@ export async function createStage(db: Kysely<Database>): Promise<StageDb> {
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
-    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, line integer)`,
-    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, line integer)`,
+    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, line integer)`,
+    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, candidates text, confirmed_by text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];
   await dropStage(db);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FiledFact, selectFigures } from './filed-figures.js';
+import { type FiledFact, isRoundedFrom, selectFigures, selectFiguresAndConfirmations } from './filed-figures.js';
 import { REVENUE_CONCEPTS } from './rules.js';
 
 const ENDS = ['2020-12-31', '2021-12-31', '2022-12-31'];
@@ -81,5 +81,46 @@ describe('selectFigures', () => {
       () => undefined,
     );
     expect(figures.map((f) => [f.fact.concept, f.fact.value, f.reportingPeriod])).toEqual([['us-gaap:Revenues', 100, 2020]]);
+  });
+});
+
+describe('a later value rounded from an earlier one (DESIGN §10.6)', () => {
+  it('is the earlier value at the later value’s precision, up to millions; an equal or a different value is not', () => {
+    expect(isRoundedFrom(9_030_008_000, 9_030_000_000)).toBe(true);
+    expect(isRoundedFrom(9_030_508_000, 9_031_000_000)).toBe(true);
+    expect(isRoundedFrom(9_030_008_000, 9_030_008_000)).toBe(false);
+    expect(isRoundedFrom(9_030_008_000, 9_040_000_000)).toBe(false);
+    expect(isRoundedFrom(9_030_000_000, 9_030_008_000)).toBe(false);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 ** 12 }), fc.integer({ min: 1, max: 6 }), (n, digits) => {
+        const unit = 10 ** digits;
+        const rounded = Math.round(n / unit) * unit;
+        if (rounded !== n && rounded !== 0) expect(isRoundedFrom(n, rounded)).toBe(true);
+      }),
+    );
+  });
+
+  it('keeps the precise figure, names the rounding filing as confirming it, and lists the other concepts', () => {
+    const base = { start: '2017-12-02', end: '2018-11-30', unit: 'USD', form: '10-K' };
+    const { figures, confirmations } = selectFiguresAndConfirmations(
+      [
+        { ...base, concept: 'us-gaap:Revenues', value: 9_030_008_000, accession: '0000796343-19-000006', filed: '2019-01-25' },
+        {
+          ...base,
+          concept: 'us-gaap:SalesRevenueNet',
+          value: 9_000_000_000,
+          accession: '0000796343-19-000006',
+          filed: '2019-01-25',
+        },
+        { ...base, concept: 'us-gaap:Revenues', value: 9_030_000_000, accession: '0000796343-21-000004', filed: '2021-01-15' },
+      ],
+      [],
+      isCurrency,
+      () => undefined,
+    );
+    expect(figures.map((f) => [f.fact.value, f.candidates])).toEqual([
+      [9_030_008_000, [{ concept: 'us-gaap:SalesRevenueNet', value: 9_000_000_000 }]],
+    ]);
+    expect(confirmations.map((c) => [c.accession, c.by.accession])).toEqual([['0000796343-19-000006', '0000796343-21-000004']]);
   });
 });

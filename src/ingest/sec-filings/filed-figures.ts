@@ -23,12 +23,32 @@ export interface StoredFigure {
   currency: string;
 }
 
+/** Another revenue concept the same filing tagged for the same period, and its value. */
+export interface Candidate {
+  concept: string;
+  value: number;
+}
+
 /** A fact chosen to become a data point. */
 export interface Figure {
   fact: FiledFact;
   reportingPeriod: number;
   /** True when an earlier filing gave this period another value. */
   restatement: boolean;
+  /** The other revenue concepts of the filing for the period, in order of preference (DESIGN §10.3). */
+  candidates: Candidate[];
+}
+
+/**
+ * A later filing whose value is a kept figure rounded to the later value's precision (DESIGN
+ * §10.6): the same figure, less precise. It adds no data point; the kept one names it.
+ */
+export interface Confirmation {
+  /** The kept figure: its filing and period end (a new figure of this run, or a stored one). */
+  accession: string;
+  end: string;
+  /** The later fact that confirms it. */
+  by: FiledFact;
 }
 
 /** Why a revenue fact did not become a data point; counted in the ingest's summary. */
@@ -39,6 +59,7 @@ export type SkipReason =
   | 'lower_precedence_concept'
   | 'same_period_in_filing'
   | 'repeated_value'
+  | 'rounded_value'
   | 'already_stored'
   | 'no_fx_rate'
   | 'unknown_filer'
@@ -56,8 +77,22 @@ export function selectFigures(
   isCurrency: (unit: string) => boolean,
   skip: (reason: SkipReason) => void,
 ): Figure[] {
-  // Per filing and period, the most preferred concept present.
+  return selectFiguresAndConfirmations(facts, stored, isCurrency, skip).figures;
+}
+
+/**
+ * {@link selectFigures}, and the later filings that confirm a kept figure by repeating it rounded
+ * (DESIGN §10.6), so its trace can name them.
+ */
+export function selectFiguresAndConfirmations(
+  facts: readonly FiledFact[],
+  stored: readonly StoredFigure[],
+  isCurrency: (unit: string) => boolean,
+  skip: (reason: SkipReason) => void,
+): { figures: Figure[]; confirmations: Confirmation[] } {
+  // Per filing and period, the most preferred concept present; the others are its candidates.
   const byPeriod = new Map<string, FiledFact>();
+  const tagged = new Map<string, FiledFact[]>();
   for (const f of facts) {
     // Readers keep revenue concepts only; a component slipping through must still never count.
     if (conceptRank(f.concept) === undefined) continue;
@@ -66,6 +101,7 @@ export function selectFigures(
     else if (!isCurrency(f.unit)) skip('not_currency');
     else {
       const key = `${f.accession}|${f.start}|${f.end}`;
+      tagged.set(key, [...(tagged.get(key) ?? []), f]);
       const held = byPeriod.get(key);
       if (held === undefined) byPeriod.set(key, f);
       else {
@@ -96,18 +132,59 @@ export function selectFigures(
   entries.sort((a, b) => cmp(a.end, b.end) || cmp(a.filed, b.filed) || cmp(a.accession, b.accession));
 
   const figures: Figure[] = [];
+  const confirmations: Confirmation[] = [];
   let last: Entry | undefined;
   for (const e of entries) {
     const first = last === undefined || last.end !== e.end;
-    const same = !first && last?.value === e.value && last.currency === e.currency;
-    if (same) {
+    const sameCurrency = !first && last?.currency === e.currency;
+    if (sameCurrency && last?.value === e.value) {
       if (e.fact !== undefined) skip('repeated_value');
       continue;
     }
-    if (e.fact !== undefined) figures.push({ fact: e.fact, reportingPeriod: reportingPeriodOf(e.end), restatement: !first });
+    if (sameCurrency && last !== undefined && isRoundedFrom(last.value, e.value)) {
+      if (e.fact !== undefined) {
+        skip('rounded_value');
+        confirmations.push({ accession: last.accession, end: last.end, by: e.fact });
+      }
+      continue;
+    }
+    if (e.fact !== undefined) {
+      const f = e.fact;
+      figures.push({
+        fact: f,
+        reportingPeriod: reportingPeriodOf(e.end),
+        restatement: !first,
+        candidates: candidatesOf(f, tagged.get(`${f.accession}|${f.start}|${f.end}`) ?? []),
+      });
+    }
     last = e;
   }
-  return figures;
+  return { figures, confirmations };
+}
+
+/** The other concepts tagged beside the chosen fact, one value each, most preferred first. */
+function candidatesOf(chosen: FiledFact, tagged: readonly FiledFact[]): Candidate[] {
+  const byConcept = new Map<string, number>();
+  for (const f of tagged) {
+    if (f.concept !== chosen.concept && f.unit === chosen.unit && !byConcept.has(f.concept)) byConcept.set(f.concept, f.value);
+  }
+  return [...byConcept]
+    .sort(([a], [b]) => (conceptRank(a) ?? 99) - (conceptRank(b) ?? 99))
+    .map(([concept, value]) => ({ concept, value }));
+}
+
+/**
+ * True when `later` is `earlier` rounded to the later value's own precision: its trailing zeros,
+ * counted up to millions (Adobe 2018: 9,030,008,000 filed, then 9,030,000,000). Rounding is half
+ * away from zero. An equal value is a repeat, not a rounding.
+ */
+export function isRoundedFrom(earlier: number, later: number): boolean {
+  if (later === earlier || later === 0) return false;
+  let unit = 1;
+  while (unit < 1_000_000 && later % (unit * 10) === 0) unit *= 10;
+  if (unit === 1) return false;
+  const rounded = Math.sign(earlier) * Math.round(Math.abs(earlier) / unit) * unit;
+  return rounded === later;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

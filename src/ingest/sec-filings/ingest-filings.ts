@@ -6,7 +6,13 @@ import { ImportError } from '../core/issues.js';
 import { pointId, type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
-import { type FiledFact, type SkipReason, type StoredFigure, selectFigures } from './filed-figures.js';
+import {
+  type Candidate,
+  type FiledFact,
+  type SkipReason,
+  type StoredFigure,
+  selectFiguresAndConfirmations,
+} from './filed-figures.js';
 import { filingDocumentId, filingIndexUrl, isAnnualForm, isAnnualPeriod, reportingPeriodOf } from './rules.js';
 
 /** Every revenue fact of one filer that a source holds, with the file it came from. */
@@ -107,11 +113,49 @@ async function stageFilers(
     seen.add(filer.cik);
     summary.companies_matched++;
     const stored = anyFiled ? await storedFigures(conn, companyId) : [];
-    const figures = selectFigures(filer.facts, stored, isCurrency, skip);
+    const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, isCurrency, skip);
     const periodOfFiling = filingPeriods(filer.facts);
-    const storedFilings = new Set(stored.map((s) => s.accession));
+    // Filings already held, figures or not (a filing that only confirms a figure has none).
+    const storedFilings = new Set(
+      anyFiled
+        ? (
+            await conn
+              .selectFrom('documents')
+              .select('accession')
+              .where('company_id', '=', companyId)
+              .where('accession', 'is not', null)
+              .execute()
+          ).map((d) => d.accession as string)
+        : [],
+    );
     const staged = new Set<string>();
-    for (const { fact, reportingPeriod, restatement } of figures) {
+    const stageDocument = async (fact: FiledFact, reportingPeriod: number) => {
+      if (staged.has(fact.accession)) return;
+      staged.add(fact.accession);
+      if (!storedFilings.has(fact.accession)) summary.documents++;
+      const title = `${filer.name}: ${fact.form} filed ${fact.filed} (accession ${fact.accession})`.slice(0, 500);
+      await documents.add([
+        filingDocumentId(fact.accession),
+        companyId,
+        title,
+        filingIndexUrl(filer.cik, fact.accession),
+        fact.filed,
+        periodOfFiling.get(fact.accession) ?? reportingPeriod,
+        'processed',
+        fact.form,
+        fact.accession,
+        'financial',
+        ++line,
+      ]);
+    };
+    // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
+    const confirmedBy = new Map<string, string[]>();
+    for (const c of confirmations) {
+      const key = `${c.accession}|${c.end}`;
+      confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${filingDocumentId(c.by.accession)}=${c.by.value}`]);
+      await stageDocument(c.by, reportingPeriodOf(c.by.end));
+    }
+    for (const { fact, reportingPeriod, restatement, candidates } of figures) {
       const basis = rateCurrency(fact.unit).currency;
       const rate = fact.unit === 'USD' ? undefined : rates.get(rateKey(basis, reportingPeriod));
       if (fact.unit !== 'USD' && rate === undefined) {
@@ -125,25 +169,10 @@ async function stageFilers(
         throw new ImportError([{ file: filer.source, line: 0, message: `${describe(fact)}: ${(error as Error).message}` }]);
       }
       const documentId = filingDocumentId(fact.accession);
-      if (!staged.has(fact.accession)) {
-        staged.add(fact.accession);
-        if (!storedFilings.has(fact.accession)) summary.documents++;
-        const title = `${filer.name}: ${fact.form} filed ${fact.filed} (accession ${fact.accession})`.slice(0, 500);
-        await documents.add([
-          documentId,
-          companyId,
-          title,
-          filingIndexUrl(filer.cik, fact.accession),
-          fact.filed,
-          periodOfFiling.get(fact.accession) ?? reportingPeriod,
-          'processed',
-          fact.form,
-          fact.accession,
-          ++line,
-        ]);
-      }
+      await stageDocument(fact, reportingPeriod);
       summary.data_points++;
       if (restatement) summary.restatements++;
+      const key = `${fact.accession}|${fact.end}`;
       await points.add([
         pointId(documentId, reportingPeriod),
         companyId,
@@ -156,6 +185,31 @@ async function stageFilers(
         fact.concept,
         fact.start,
         fact.end,
+        candidatesText(candidates),
+        confirmedBy.get(key)?.join(' ') ?? null,
+        ++line,
+      ]);
+      confirmedBy.delete(key);
+    }
+    // What is left confirms a figure an earlier run stored: it is staged again, now naming them.
+    for (const s of stored) {
+      const more = confirmedBy.get(`${s.accession}|${s.end}`);
+      if (more === undefined) continue;
+      const all = [...new Set([...(s.confirmedBy?.split(' ') ?? []), ...more])].join(' ');
+      await points.add([
+        s.pointId,
+        companyId,
+        s.documentId,
+        s.reportingPeriod,
+        s.value,
+        s.currency,
+        s.valueUsd,
+        rateCurrency(s.currency).currency,
+        s.concept,
+        s.start,
+        s.end,
+        s.candidates,
+        all,
         ++line,
       ]);
     }
@@ -176,11 +230,25 @@ function filingPeriods(facts: readonly FiledFact[]): Map<string, number> {
   return periods;
 }
 
-async function storedFigures(db: Kysely<Database>, companyId: string): Promise<StoredFigure[]> {
+/** A stored filed figure, with all it takes to stage it again when a later filing confirms it. */
+interface StoredPoint extends StoredFigure {
+  pointId: string;
+  documentId: string;
+  reportingPeriod: number;
+  valueUsd: number;
+  concept: string | null;
+  start: string | null;
+  candidates: string | null;
+  confirmedBy: string | null;
+}
+
+async function storedFigures(db: Kysely<Database>, companyId: string): Promise<StoredPoint[]> {
   const rows = await db
     .selectFrom('revenue_points as p')
     .innerJoin('documents as d', 'd.document_id', 'p.document_id')
     .select(['d.accession', 'd.published_on', 'p.period_end', 'p.original_value', 'p.original_ccy'])
+    .select(['p.point_id', 'p.document_id', 'p.reporting_period', 'p.value_usd', 'p.concept', 'p.period_start'])
+    .select(['p.candidates', 'p.confirmed_by'])
     .where('p.company_id', '=', companyId)
     .where('p.period_end', 'is not', null)
     .where('d.accession', 'is not', null)
@@ -191,7 +259,20 @@ async function storedFigures(db: Kysely<Database>, companyId: string): Promise<S
     end: r.period_end as string,
     value: Number(r.original_value),
     currency: r.original_ccy,
+    pointId: r.point_id,
+    documentId: r.document_id,
+    reportingPeriod: r.reporting_period,
+    valueUsd: Number(r.value_usd),
+    concept: r.concept,
+    start: r.period_start,
+    candidates: r.candidates,
+    confirmedBy: r.confirmed_by,
   }));
+}
+
+/** Candidates as stored: `concept=value` pairs separated by spaces; null when there are none. */
+export function candidatesText(candidates: readonly Candidate[]): string | null {
+  return candidates.length === 0 ? null : candidates.map((c) => `${c.concept}=${c.value}`).join(' ');
 }
 
 /** A fact as the operator can find it in the source. */

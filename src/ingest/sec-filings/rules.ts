@@ -6,16 +6,20 @@ import { createHash } from 'node:crypto';
  */
 
 /**
- * Revenue concepts, most preferred first: a filing that tags one period with several of them is
- * read from the first present. Component concepts (goods only, services only) are absent on
- * purpose: taken alone they understate a company's revenue.
+ * Revenue concepts, most preferred first (DESIGN §10.3): a filing that tags one period with several
+ * of them is read from the first present. A total comes before any part of it: a utility's total
+ * operating revenues (`RegulatedAndUnregulatedOperatingRevenue`) before its contract revenue, a
+ * bank's total net revenue before anything narrower. Never the largest candidate: a contract
+ * revenue can exceed the total it is part of. Component concepts (goods only, services only) are
+ * absent on purpose: taken alone they understate a company's revenue.
  */
 export const REVENUE_CONCEPTS: readonly string[] = [
   'us-gaap:Revenues',
+  'us-gaap:RegulatedAndUnregulatedOperatingRevenue',
+  'us-gaap:RevenuesNetOfInterestExpense',
   'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
   'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax',
   'us-gaap:SalesRevenueNet',
-  'us-gaap:RevenuesNetOfInterestExpense',
   'ifrs-full:Revenue',
   'ifrs-full:RevenueFromContractsWithCustomers',
 ];

@@ -10,7 +10,7 @@ export type Bill = Pick<ChargeRequest, 'endpoint' | 'price' | 'purchase' | 'subj
 
 /** What {@link bill} does for a test-mode call, without a promise: it costs nothing and touches no account. */
 export function billTestMode(reply: FastifyReply): void {
-  reply.header(CREDIT_COST_HEADER, '0').header(CREDIT_BALANCE_HEADER, '0');
+  reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
 }
 
 /**

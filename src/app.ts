@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -17,6 +16,7 @@ import { VersionWatcher } from './db/versions.js';
 import { accessLog } from './http/access-log.js';
 import { frameworkErrors, installErrorHandling, shuttingDown, TEXT } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
+import { requestIdGenerator } from './http/request-id.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
@@ -91,7 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             // (docs/search-and-hot-path.md).
             stream: options.logTo ?? pino.destination({ dest: 1, sync: true }),
           },
-    genReqId: () => randomUUID(),
+    genReqId: requestIdGenerator(),
     // One access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLogger,

@@ -47,6 +47,12 @@ const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 3);
  * enough never to refuse), two apps in one process on one database, alternated round by round.
  */
 const RATE_LIMIT = process.env.BENCH_RATE_LIMIT;
+/**
+ * Which calls the HTTP rounds measure, each against its bare route: `billed`, `search`, `mock` (the
+ * test-token call), comma-separated; all three by default. BENCH_CALLS=mock measures the request
+ * path alone, without waiting for the billed rounds.
+ */
+const CALLS = new Set((process.env.BENCH_CALLS ?? 'billed,search,mock').split(',').map((c) => c.trim()));
 /** The demo bundle by default; BENCH_BUNDLE names another. */
 const BUNDLE = process.env.BENCH_BUNDLE ?? DEMO_BUNDLE_DIR;
 
@@ -232,8 +238,8 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       await compareRateLimit(appPort, barePort, path, key, label);
       return;
     }
-    await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
-    await cannon(`http://127.0.0.1:${appPort}${path}`, TEST_TOKEN);
+    if (CALLS.has('search')) await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
+    if (CALLS.has('mock')) await cannon(`http://127.0.0.1:${appPort}${path}`, TEST_TOKEN);
     const rounds = {
       billed: [] as number[],
       bare: [] as number[],
@@ -243,29 +249,35 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       bareMock: [] as number[],
     };
     for (let round = 0; round < ROUNDS; round++) {
-      const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
-      if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
-      rounds.billed.push(b.requests.average);
-      rounds.bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`, key)).requests.average);
-      const s = await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
-      if (s.non2xx > 0 || s.errors > 0) throw new Error(`search: ${s.non2xx} non-2xx, ${s.errors} errors`);
-      rounds.search.push(s.requests.average);
-      rounds.bareSearch.push((await cannon(`http://127.0.0.1:${barePort}/bare-search`, key)).requests.average);
-      // The test-token call: no database, so what it costs beyond a bare route is the request path's own.
-      const m = await cannon(`http://127.0.0.1:${appPort}${path}`, TEST_TOKEN);
-      if (m.non2xx > 0 || m.errors > 0) throw new Error(`test-token call: ${m.non2xx} non-2xx, ${m.errors} errors`);
-      rounds.mock.push(m.requests.average);
-      rounds.bareMock.push((await cannon(`http://127.0.0.1:${barePort}/bare-mock`, TEST_TOKEN)).requests.average);
+      if (CALLS.has('billed')) {
+        const b = await cannon(`http://127.0.0.1:${appPort}${path}`, key);
+        if (b.non2xx > 0 || b.errors > 0) throw new Error(`billed path: ${b.non2xx} non-2xx, ${b.errors} errors`);
+        rounds.billed.push(b.requests.average);
+        rounds.bare.push((await cannon(`http://127.0.0.1:${barePort}/bare`, key)).requests.average);
+      }
+      if (CALLS.has('search')) {
+        const s = await cannon(`http://127.0.0.1:${appPort}${SEARCH_PATH}`, key);
+        if (s.non2xx > 0 || s.errors > 0) throw new Error(`search: ${s.non2xx} non-2xx, ${s.errors} errors`);
+        rounds.search.push(s.requests.average);
+        rounds.bareSearch.push((await cannon(`http://127.0.0.1:${barePort}/bare-search`, key)).requests.average);
+      }
+      if (CALLS.has('mock')) {
+        // The test-token call: no database, so what it costs beyond a bare route is the request path's own.
+        const m = await cannon(`http://127.0.0.1:${appPort}${path}`, TEST_TOKEN);
+        if (m.non2xx > 0 || m.errors > 0) throw new Error(`test-token call: ${m.non2xx} non-2xx, ${m.errors} errors`);
+        rounds.mock.push(m.requests.average);
+        rounds.bareMock.push((await cannon(`http://127.0.0.1:${barePort}/bare-mock`, TEST_TOKEN)).requests.average);
+      }
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     // Each pair of rounds ran back to back under the same load: the median of their ratios is the
     // figure that survives a machine whose load shifts during the run; the rounds are shown too.
     const line = (what: string, app: number[], bare: number[], bytes: number) =>
       `${label.padEnd(10)} ${what.padEnd(24)} ${median(app).toFixed(0).padStart(7)} req/s | bare route ${median(bare).toFixed(0).padStart(7)} req/s | ratio ${(median(app) / median(bare)).toFixed(2)}, median of round ratios ${median(app.map((a, i) => a / (bare[i] ?? a))).toFixed(2)} | body ${bytes} B, ${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${DURATION_S}s | rounds ${app.map((a, i) => `${a.toFixed(0)}/${(bare[i] ?? 0).toFixed(0)}`).join(' ')}\n`;
-    process.stdout.write(line('billed revenues (repeat)', rounds.billed, rounds.bare, first.bytes));
-    process.stdout.write(line('search "a"', rounds.search, rounds.bareSearch, first.searchBytes));
-    process.stdout.write(line('test-token revenues', rounds.mock, rounds.bareMock, first.mockBytes));
-    if (label !== 'postgres') return;
+    if (CALLS.has('billed')) process.stdout.write(line('billed revenues (repeat)', rounds.billed, rounds.bare, first.bytes));
+    if (CALLS.has('search')) process.stdout.write(line('search "a"', rounds.search, rounds.bareSearch, first.searchBytes));
+    if (CALLS.has('mock')) process.stdout.write(line('test-token revenues', rounds.mock, rounds.bareMock, first.mockBytes));
+    if (label !== 'postgres' || !CALLS.has('billed')) return;
     // Last, so that its hundred thousand updates of one row come after the app's rounds.
     const debit = async () => {
       const one = await pgbenchDebit(databaseUrl, 1, DURATION_S);

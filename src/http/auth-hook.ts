@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { AppContext } from '../app-context.js';
 import type { AuthResult } from '../auth/verify-key.js';
 import { badRequest, unauthorized } from './errors.js';
+import type { QueryCheck } from './query-guard.js';
 
 export type Caller = Extract<AuthResult, { ok: true }>;
 
@@ -26,12 +27,15 @@ function authorizationCount(rawHeaders: string[]): number {
   return count;
 }
 
+const ADMIT_ALL: QueryCheck = () => undefined;
+
 /**
- * onRequest hook of every /api/v1 data route: 401 comes before any other check. The rate limiter,
- * when on, has verified a valid key already. A callback hook, not an async one: a known key (every
- * call after its first) is answered without a promise.
+ * onRequest hook of every /api/v1 data route: 401 comes before any other check; then the route's
+ * query check (the 400s of query-guard.ts), when given. The rate limiter, when on, has verified a
+ * valid key already. A callback hook, not an async one: a known key (every call after its first)
+ * is answered without a promise.
  */
-export function authHook(ctx: AppContext) {
+export function authHook(ctx: AppContext, checkQuery: QueryCheck = ADMIT_ALL) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (authorizationCount(request.raw.rawHeaders) > 1) {
       done(badRequest("Header 'Authorization' is given more than once: send exactly one."));
@@ -39,24 +43,29 @@ export function authHook(ctx: AppContext) {
     }
     if (request.caller !== null) {
       if (request.caller.mode === 'test') reply.header(TEST_MODE_HEADER, 'true');
-      done();
+      done(checkQuery(request));
       return;
     }
-    ctx.verifier.answer(request.headers.authorization, (result) => admit(request, reply, result, done), done);
+    ctx.verifier.answer(
+      request.headers.authorization,
+      (result) => {
+        const refused = admit(request, reply, result);
+        done(refused ?? checkQuery(request));
+      },
+      done,
+    );
   };
 }
 
 /** Every answer to the test token says it is mock data, errors included, so no one mistakes it for live. */
 export const TEST_MODE_HEADER = 'x-test-mode';
 
-function admit(request: FastifyRequest, reply: FastifyReply, result: AuthResult, done: HookHandlerDoneFunction): void {
-  if (!result.ok) {
-    done(unauthorized(result.failure));
-    return;
-  }
+/** Admits the caller, or answers the 401. */
+function admit(request: FastifyRequest, reply: FastifyReply, result: AuthResult): Error | undefined {
+  if (!result.ok) return unauthorized(result.failure);
   request.caller = result;
   if (result.mode === 'test') reply.header(TEST_MODE_HEADER, 'true');
-  done();
+  return undefined;
 }
 
 export function callerOf(request: FastifyRequest): Caller {

@@ -8,6 +8,11 @@ import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js
 /** What a route says about the call it bills; the rest comes from the request and its caller. */
 export type Bill = Pick<ChargeRequest, 'endpoint' | 'price' | 'purchase' | 'subject'>;
 
+/** What {@link bill} does for a test-mode call, without a promise: it costs nothing and touches no account. */
+export function billTestMode(reply: FastifyReply): void {
+  reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
+}
+
 /**
  * Charges the caller for this call and sets the credit headers, or throws the 402. Test-mode calls
  * cost nothing and touch no account.
@@ -20,7 +25,7 @@ export async function bill(
   what: Bill,
 ): Promise<void> {
   if (caller.mode === 'test') {
-    reply.header(CREDIT_COST_HEADER, 0).header(CREDIT_BALANCE_HEADER, 0);
+    billTestMode(reply);
     return;
   }
   const now = ctx.clock().getTime();

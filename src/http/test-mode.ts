@@ -23,7 +23,11 @@ export function mockOutcome(
   subscription: string,
   prices: DatasetPrices | 'free',
 ): 'no-data' | ApiError | undefined {
-  const status = ticker === undefined ? undefined : MOCK_STATUS_TICKERS[ticker.toUpperCase() as keyof typeof MOCK_STATUS_TICKERS];
+  // Every status ticker is "MOCK" and three digits: any other ticker is not upper-cased to be looked up.
+  const status =
+    ticker?.length === 7 && (ticker[0] === 'M' || ticker[0] === 'm')
+      ? MOCK_STATUS_TICKERS[ticker.toUpperCase() as keyof typeof MOCK_STATUS_TICKERS]
+      : undefined;
   if (status === 403) return subscriptionRequired(subscription, { cost: prices === 'free' ? 0 : prices.firstAccess, balance: 0 });
   if (status === 404) {
     return new ApiError('not_found', 'No company matches the given ticker.', undefined, undefined, { did_you_mean: [] });
@@ -48,10 +52,13 @@ const MOCK_BODIES_KEPT = 10_000;
 /**
  * A dataset's mock answers as JSON, made once per identifier and period: the mock is deterministic,
  * and hashing and serializing it again was most of what a test-token call cost beyond a bare route.
- * Bounded, dropped whole when full; keyed by the public URL too, which its links carry.
+ * Bounded, dropped whole when full or when the public URL its links carry changes.
  */
 export class MockBodies {
-  readonly #bodies = new Map<string, string>();
+  /** By period, then identifier: no key string to make and hash per call. */
+  #bodies = new Map<number, Map<string, string>>();
+  #count = 0;
+  #publicUrl: string | undefined;
 
   constructor(
     private readonly make: (identifier: string, period: number) => unknown[],
@@ -59,12 +66,24 @@ export class MockBodies {
   ) {}
 
   body(identifier: string, period: number): string {
-    const key = `${this.publicUrl()} ${period} ${identifier}`;
-    let body = this.#bodies.get(key);
+    const publicUrl = this.publicUrl();
+    // The links carry the public URL: answers made for another one are dropped (it is known once
+    // the app listens, before any call in service).
+    if (publicUrl !== this.#publicUrl || this.#count >= MOCK_BODIES_KEPT) {
+      this.#bodies = new Map();
+      this.#count = 0;
+      this.#publicUrl = publicUrl;
+    }
+    let ofPeriod = this.#bodies.get(period);
+    if (ofPeriod === undefined) {
+      ofPeriod = new Map();
+      this.#bodies.set(period, ofPeriod);
+    }
+    let body = ofPeriod.get(identifier);
     if (body === undefined) {
       body = JSON.stringify(this.make(identifier, period));
-      if (this.#bodies.size >= MOCK_BODIES_KEPT) this.#bodies.clear();
-      this.#bodies.set(key, body);
+      ofPeriod.set(identifier, body);
+      this.#count += 1;
     }
     return body;
   }

@@ -7,7 +7,7 @@ import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../dataset
 import { serializedRecords } from '../../datasets/serialized-records.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
-import { bill } from '../bill.js';
+import { bill, billTestMode } from '../bill.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { ApiError } from '../errors.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
@@ -66,7 +66,7 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
       if (caller.mode === 'test') {
         const outcome = mockOutcome(q.ticker, dataset.subscription, prices);
         if (outcome instanceof ApiError) throw outcome;
-        await bill(ctx, request, reply, caller, { endpoint: dataset.name, price: 0 });
+        billTestMode(reply);
         if (outcome === 'no-data') return reply.code(204).send();
         return reply.type('application/json; charset=utf-8').send(mocks.body(identifierOf(q), q.reporting_period));
       }

@@ -4,6 +4,7 @@ import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
+import { mergeEntities } from './entities.js';
 import { filedFigures } from './filings.js';
 import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
@@ -30,8 +31,12 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   const revenues = new Revenues(report, hasRate);
   revenues.addSec(readSource(sourceDir, 'revenues_sec_xbrl_rpages.csv'), companies);
   revenues.addReports(readSource(sourceDir, 'revenues_company_reports.csv'), companies);
+  const entities = mergeEntities(companies);
+  for (const item of [...revenues.documents.values(), ...revenues.figures.values()])
+    item.companyId = entities.aliases.get(item.companyId) ?? item.companyId;
 
   const filed = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate);
+  report.lines.push(...revenues.withoutFilings(new Set(filed.documents.map((d) => d.accession))));
 
   const all = companies.all();
   type Document = { id: string; form?: string; accession?: string } & Omit<
@@ -129,6 +134,8 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     filedDataPoints: filed.figures.length,
     filedCompanies: new Set(filed.figures.map((f) => f.companyId)).size,
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
+    mergedCompanies: entities.merged,
+    keptApart: entities.keptApart,
     ghgDocuments: ghg.documents.length,
     ghgFigures: ghg.figures.length,
     ghgCompanies: new Set(ghg.figures.map((f) => f.companyId)).size,
@@ -144,10 +151,14 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     `fx rates ${counts.fxRates}`,
     `filed: ${counts.filedDataPoints} data points of ${counts.filedCompanies} companies from ${counts.filedDocuments} SEC filings`,
     `source rows dropped ${counts.dropped}`,
+    `companies merged into another listing's company ${counts.mergedCompanies}; same-named companies kept apart ${counts.keptApart}`,
     `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
   ];
   const parent = dirname(outDir);
-  writeFileSync(join(parent, 'REPORT.txt'), `${[...report.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`);
+  writeFileSync(
+    join(parent, 'REPORT.txt'),
+    `${[...report.lines, '', ...entities.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`,
+  );
   writeFileSync(join(parent, 'SOURCES.md'), sourcesText(counts));
   process.stdout.write(`${summary.join('\n')}\n`);
 }

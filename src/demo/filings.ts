@@ -51,7 +51,12 @@ export async function filedFigures(
       else held.facts.push(...f.facts);
     }
   };
-  await gather(readCompanyFacts([join(filingsDir, 'sec-companyfacts')]));
+  await gather(
+    readCompanyFacts([
+      join(filingsDir, 'sec-companyfacts'),
+      join(filingsDir, 'sec-companyfacts-bulk', 'companyfacts-sp500-2025.zip'),
+    ]),
+  );
   const zips = readdirSync(join(filingsDir, 'sec-fsds'))
     .filter((f) => f.endsWith('.zip'))
     .sort()

@@ -16,7 +16,14 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     const migrated = await corpdata(['migrate'], env);
     expect(migrated.code, migrated.stderr).toBe(0);
     expect(migrated.json()).toEqual({
-      migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid', '005-charge-function'],
+      migrated: [
+        '001-initial',
+        '002-sec-filings',
+        '003-datasets',
+        '004-ledger-rowid',
+        '005-charge-function',
+        '006-filing-main-document',
+      ],
       seeded: null,
     });
     const imported = await corpdata(['import', FIXTURE_BUNDLE], env);

@@ -166,7 +166,14 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
     expect(first.json()).toEqual({
-      migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid', '005-charge-function'],
+      migrated: [
+        '001-initial',
+        '002-sec-filings',
+        '003-datasets',
+        '004-ledger-rowid',
+        '005-charge-function',
+        '006-filing-main-document',
+      ],
       seeded: 'demo',
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
@@ -174,7 +181,14 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
 
     const empty = await createTestDatabase(dialect);
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'off' })).json()).toEqual({
-      migrated: ['001-initial', '002-sec-filings', '003-datasets', '004-ledger-rowid', '005-charge-function'],
+      migrated: [
+        '001-initial',
+        '002-sec-filings',
+        '003-datasets',
+        '004-ledger-rowid',
+        '005-charge-function',
+        '006-filing-main-document',
+      ],
       seeded: null,
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'on' })).json()).toEqual({

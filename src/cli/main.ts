@@ -79,13 +79,15 @@ program
   .command('ingest')
   .argument(
     '<source>',
-    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip) or sec-fsds (data set zips)',
+    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips) or sec-submissions (CIK##########.json submissions files, folders, zips)',
   )
   .argument('<paths...>', 'input files or folders')
   .description('Ingest SEC filings, whole or not at all; prints counts of what was added and skipped.')
   .action((source: string, paths: string[]) => {
-    if (source !== 'sec-tickers' && source !== 'sec-companyfacts' && source !== 'sec-fsds') {
-      throw new InvalidArgumentError(`unknown source "${source}": use sec-tickers, sec-companyfacts or sec-fsds`);
+    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions'].includes(source)) {
+      throw new InvalidArgumentError(
+        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds or sec-submissions`,
+      );
     }
     // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.
     return withDatabase(

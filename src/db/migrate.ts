@@ -6,6 +6,7 @@ import * as secFilings from './migrations/002-sec-filings.js';
 import * as datasets from './migrations/003-datasets.js';
 import * as ledgerRowid from './migrations/004-ledger-rowid.js';
 import * as chargeFunction from './migrations/005-charge-function.js';
+import * as filingMainDocument from './migrations/006-filing-main-document.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -19,6 +20,7 @@ function provider(db: Db): MigrationProvider {
       '003-datasets': bind(datasets),
       '004-ledger-rowid': bind(ledgerRowid),
       '005-charge-function': bind(chargeFunction),
+      '006-filing-main-document': bind(filingMainDocument),
     }),
   };
 }

@@ -39,9 +39,9 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   report.lines.push(...revenues.withoutFilings(new Set(filed.documents.map((d) => d.accession))));
 
   const all = companies.all();
-  type Document = { id: string; form?: string; accession?: string } & Omit<
+  type Document = { id: string; form?: string; accession?: string; mainDocumentUrl?: string | null } & Omit<
     (typeof filed.documents)[number],
-    'form' | 'accession'
+    'form' | 'accession' | 'mainDocumentUrl'
   >;
   type Figure = { concept?: string; start?: string | null; end?: string } & Omit<
     (typeof filed.figures)[number],
@@ -81,7 +81,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   writeCsv(
     join(outDir, 'documents.csv'),
     allColumns('documents.csv'),
-    [...documents, ...ghg.documents.map((d) => ({ ...d, form: undefined, accession: undefined }))]
+    [...documents, ...ghg.documents.map((d) => ({ ...d, form: undefined, accession: undefined, mainDocumentUrl: undefined }))]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((d) => [
         d.id,
@@ -93,6 +93,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         'processed',
         d.form ?? '',
         d.accession ?? '',
+        d.mainDocumentUrl ?? '',
       ]),
   );
   writeCsv(

@@ -11,14 +11,14 @@ export type BundleFile = keyof typeof BUNDLE_FILES;
 
 /**
  * Columns a file may carry after its own (DESIGN §10.8): a company's SEC CIK, a filing's form and
- * accession number, a filed figure's concept and period. Bundles written before filings were
+ * accession number and main document (`ingest sec-submissions`), a filed figure's concept and period. Bundles written before filings were
  * ingested lack them and still import; export always writes them.
  */
 export const OPTIONAL_COLUMNS: Readonly<Record<BundleFile, readonly string[]>> = {
   'fx_rates.csv': [],
   'companies.csv': ['cik'],
   'listings.csv': [],
-  'documents.csv': ['form', 'accession'],
+  'documents.csv': ['form', 'accession', 'main_document_url'],
   'revenues.csv': ['concept', 'period_start', 'period_end'],
 };
 

@@ -130,6 +130,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
       d.status,
       d.form,
       d.accession,
+      d.main_document_url,
     ]);
     summary.documents++;
   }

@@ -44,7 +44,18 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const r = c.row;
       return {
         ok: true,
-        row: [r.documentId, r.companyId, r.title, r.sourceUrl, r.publishedOn, r.reportingPeriod, r.status, r.form, r.accession],
+        row: [
+          r.documentId,
+          r.companyId,
+          r.title,
+          r.sourceUrl,
+          r.publishedOn,
+          r.reportingPeriod,
+          r.status,
+          r.form,
+          r.accession,
+          r.mainDocumentUrl,
+        ],
       };
     }
     case 'revenues.csv':

@@ -29,6 +29,7 @@ export type StageTables = {
     status: string;
     form: string | null;
     accession: string | null;
+    main_document_url: string | null;
     line: number;
   };
   stage_revenues: {
@@ -68,6 +69,7 @@ export const STAGE_COLUMNS = {
     'status',
     'form',
     'accession',
+    'main_document_url',
     'line',
   ],
   stage_revenues: [
@@ -94,7 +96,7 @@ export async function createStage(db: Kysely<Database>): Promise<StageDb> {
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
-    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, line integer)`,
+    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, main_document_url text, line integer)`,
     sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];

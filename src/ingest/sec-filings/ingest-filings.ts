@@ -139,6 +139,7 @@ async function stageFilers(
           'processed',
           fact.form,
           fact.accession,
+          null,
           ++line,
         ]);
       }

@@ -100,6 +100,22 @@ program
   });
 
 program
+  .command('check-data')
+  .description(
+    'Audit the data: findings as JSON (same name and country, tenfold changes, concept switches, misattributed or unused documents); exit 3 when there are any.',
+  )
+  .action(() =>
+    withDatabase(async ({ db }) => {
+      const { checkData } = await import('../quality/check-data.js');
+      const { auditReport } = await import('../quality/findings.js');
+      const findings = await checkData(db.kysely);
+      print(auditReport(findings));
+      // Findings are not a failure of the command: a distinct code lets a script tell them apart.
+      if (findings.length > 0) process.exitCode = 3;
+    }),
+  );
+
+program
   .command('backup')
   .argument('<file>', 'a new file to write the copy into')
   .description('Copy a live SQLite database (online backup); PostgreSQL: use pg_dump.')

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
+import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
 import { mergeEntities } from './entities.js';
@@ -155,10 +156,18 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     `companies merged into another listing's company ${counts.mergedCompanies}; same-named companies kept apart ${counts.keptApart}`,
     `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
   ];
+  const audit = demoAudit(
+    all,
+    [...documents, ...ghg.documents],
+    figures,
+    ghg.figures.map((f) => ({ ...f, scope: String(f.scope) })),
+    bundleRates,
+  );
+  summary.push(`check-data findings ${audit.findings.length}, each explained in its "check-data:" line`);
   const parent = dirname(outDir);
   writeFileSync(
     join(parent, 'REPORT.txt'),
-    `${[...report.lines, '', ...entities.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`,
+    `${[...report.lines, '', ...entities.lines, '', ...audit.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`,
   );
   writeFileSync(join(parent, 'SOURCES.md'), sourcesText(counts));
   process.stdout.write(`${summary.join('\n')}\n`);

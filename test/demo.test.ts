@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
 import { matchKey } from '../src/demo/ghg-match.js';
@@ -135,6 +137,13 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
   it('lists thousands of companies', async () => {
     const list = await t.get('/api/v1/companies/list', caller.key);
     expect(list.json<unknown[]>().length).toBeGreaterThan(5_000);
+    // REPORT.txt's counts are what the API serves.
+    const report = readFileSync(join(DEMO_BUNDLE_DIR, '..', 'REPORT.txt'), 'utf8');
+    const count = (re: RegExp) => Number(re.exec(report)?.[1]);
+    expect(list.json<unknown[]>().length).toBe(count(/^companies ([0-9]+)$/m));
+    const points = await t.db.kysely.selectFrom('revenue_points').select(['company_id']).execute();
+    expect(points.length).toBe(count(/^data points ([0-9]+) /m));
+    expect(new Set(points.map((p) => p.company_id)).size).toBe(count(/^data points [0-9]+ \(of ([0-9]+) companies\)$/m));
   });
 });
 

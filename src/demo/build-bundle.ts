@@ -164,12 +164,13 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     bundleRates,
   );
   summary.push(`check-data findings ${audit.findings.length}, each explained in its "check-data:" line`);
+  const withAudit = { ...counts, auditFindings: audit.findings.length };
   const parent = dirname(outDir);
   writeFileSync(
     join(parent, 'REPORT.txt'),
     `${[...report.lines, '', ...entities.lines, '', ...audit.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`,
   );
-  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(counts));
+  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(withAudit));
   process.stdout.write(`${summary.join('\n')}\n`);
 }
 

@@ -370,6 +370,8 @@ export interface components {
                 accession: string | null;
                 /** Format: date */
                 filed_on: string;
+                /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
+                main_document_url: string | null;
             } | null;
             document: {
                 /** Format: uuid */

@@ -3745,7 +3745,8 @@ export interface operations {
                      *       "filing": {
                      *         "form": "10-K",
                      *         "accession": "0000000002-24-000003",
-                     *         "filed_on": "2024-02-20"
+                     *         "filed_on": "2024-02-20",
+                     *         "main_document_url": "https://www.sec.gov/Archives/edgar/data/2/000000000224000003/beta-20231231.htm"
                      *       },
                      *       "document": {
                      *         "document_id": "10000000-0000-4000-8000-000000000003",

@@ -1,3 +1,4 @@
+import { words } from '../catalog/search/normalize-name.js';
 import type { Companies, DemoCompany } from './companies.js';
 import { matchKey } from './ghg-match.js';
 
@@ -16,11 +17,43 @@ const describe = (c: DemoCompany) => `${c.name} (${listingText(c)}${c.country ==
 const cikOf = (c: DemoCompany) => (c.key.startsWith('sec-cik:') ? c.key.slice('sec-cik:'.length) : null);
 const shouting = (name: string) => name === name.toUpperCase() && name !== name.toLowerCase();
 
+/** One spelling per legal form word, so "Limited" and "LTD" are the same form. */
+const FORM_WORD: Readonly<Record<string, string>> = {
+  limited: 'ltd',
+  corporation: 'corp',
+  company: 'co',
+  incorporated: 'inc',
+  publ: '',
+  the: '',
+};
+
+/** The trailing legal form {@link matchKey} leaves out of a name ("corp de" of "WHIRLPOOL CORP /DE/"). */
+function legalForm(name: string): string {
+  // The SEC marks some names with their state of incorporation ("/DE/"): not a legal form.
+  const bare = name.replace(/\s*\/[A-Z]{2}\/?\s*$/, '');
+  const all = words(bare).filter((w) => w !== 'and');
+  return all
+    .slice(matchKey(bare).split(' ').length)
+    .map((w) => FORM_WORD[w] ?? w)
+    .filter((w) => w !== '')
+    .join(' ');
+}
+
+/**
+ * Names whose legal forms cannot be told to differ: the words of one form are all in the other's
+ * ("Corp" and "Corp Oyj"), or one name gives none.
+ */
+const sameForm = (a: DemoCompany, b: DemoCompany) => {
+  const [fa, fb] = [legalForm(a.name).split(' '), legalForm(b.name).split(' ')];
+  return fa.every((w) => w === '' || fb.includes(w)) || fb.every((w) => w === '' || fa.includes(w));
+};
+
 /**
  * One company per entity (DESIGN §1.3): companies of the same normalized name (as the GHG match
  * reads names) and the same country are listings of one company. A company whose country no
  * source gives (the SEC's ticker list names none) is of the one country its namesakes have; where
- * they have several it stays apart, as do namesakes that are different SEC registrants (different
+ * they have several, or where its legal form differs from theirs (Castellum, Inc. is not
+ * Castellum AB), it stays apart, as do namesakes that are different SEC registrants (different
  * CIKs). The company kept is the SEC registrant, if one is in the group (its filed figures keep
  * their company), else the first added; it takes the known country, a name not in capitals, and
  * the home listing (the first listing of the first company with a known country) as its primary.
@@ -37,8 +70,12 @@ export function mergeEntities(companies: Companies): EntityMerge {
     if (group.length < 2) continue;
     const countries = [...new Set(group.map((c) => c.country).filter((c) => c !== null))].sort();
     const sets = new Map<string, DemoCompany[]>();
+    const known = group.filter((c) => c.country !== null);
+    let formsDiffer = false;
     for (const c of group) {
-      const country = c.country ?? (countries.length === 1 ? countries[0] : undefined);
+      const joins = c.country === null && countries.length === 1 && known.every((k) => sameForm(k, c));
+      if (c.country === null && countries.length === 1 && !joins) formsDiffer = true;
+      const country = c.country ?? (joins ? countries[0] : undefined);
       const setKey = country ?? `unknown:${c.id}`;
       sets.set(setKey, [...(sets.get(setKey) ?? []), c]);
     }
@@ -78,9 +115,11 @@ export function mergeEntities(companies: Companies): EntityMerge {
       const why =
         countries.length > 1
           ? `different countries (${countries.join(', ')})`
-          : registrants === group.length
-            ? 'different SEC registrants (different CIKs), no country given'
-            : 'no country given to tell them apart';
+          : formsDiffer
+            ? `different legal forms (${[...new Set(group.map((c) => legalForm(c.name) || 'none'))].join(' / ')})`
+            : registrants === group.length
+              ? 'different SEC registrants (different CIKs), no country given'
+              : 'no country given to tell them apart';
       result.lines.push(`entities: "${key}": kept apart, ${why}: ${apart.join('; ')}`);
     }
   }

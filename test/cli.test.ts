@@ -24,6 +24,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
         '005-charge-function',
         '006-charge-all',
         '007-document-kind',
+        '008-filing-main-document',
       ],
       seeded: null,
     });

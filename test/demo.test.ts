@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
+import { matchKey } from '../src/demo/ghg-match.js';
 import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient } from './support/console-client.js';
@@ -48,10 +51,20 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
 
   it('serves the figures of the SEC filings beside the reference data, with their filing', async () => {
     // Microsoft's 10-K for the fiscal year ended 30 June 2020: total revenue $143,015 million.
-    const ms = await t.get('/api/v1/revenues?ticker=MSFT&reporting_period=-1', caller.key);
+    const ms = await t.get('/api/v1/revenues?ticker=MSFT&reporting_period=2020', caller.key);
     expect(ms.json<RevenueRecord[]>()).toEqual([
       expect.objectContaining({ reporting_period: 2020, value: 143_015_000_000, original_ccy: 'USD' }),
     ]);
+    // SEC's bulk companyfacts of 351 large filers: Apple's fiscal 2025, ended 27 September 2025.
+    const apple = await t.get('/api/v1/revenues?ticker=AAPL&reporting_period=-1', caller.key);
+    expect(apple.json<RevenueRecord[]>()).toEqual([
+      expect.objectContaining({ reporting_period: 2025, value: 416_161_000_000, original_ccy: 'USD' }),
+    ]);
+    const withRevenue = await t.db.kysely
+      .selectFrom('revenue_points')
+      .select((eb) => eb.fn.count<number>('company_id').distinct().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(withRevenue.n)).toBeGreaterThanOrEqual(380);
     // Snowflake's fiscal 2025 ended 31 January 2025.
     const snow = await t.get('/api/v1/revenues?ticker=SNOW&reporting_period=2025', caller.key);
     expect(snow.json<RevenueRecord[]>()).toEqual([expect.objectContaining({ value: 3_626_396_000 })]);
@@ -72,9 +85,65 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
     expect((await search('789019'))[0]?.ticker).toBe('MSFT');
   });
 
+  it('holds one company per entity: its listings on several markets answer with one company and its figures', async () => {
+    const periods = async (query: string) => {
+      const res = await t.get(`/api/v1/revenues/periods?${query}`, caller.key);
+      expect(res.status, query).toBe(200);
+      return res.json<{ company_id: string; reporting_periods: number[] }>();
+    };
+    const nameOf = async (companyId: string) =>
+      (await t.db.kysely.selectFrom('companies').select('name').where('company_id', '=', companyId).executeTakeFirstOrThrow())
+        .name;
+    // OpenText files with the SEC as OPEN TEXT CORP (Nasdaq) and is at home in Toronto.
+    const otex = await periods('ticker=OTEX');
+    expect(otex.reporting_periods.length).toBeGreaterThan(0);
+    expect((await periods('ticker=OTEX&mic_code=XTSE')).company_id).toBe(otex.company_id);
+    // WPP's figures come from its London listing; the plain ticker is its NYSE listing.
+    const wpp = await periods('ticker=WPP');
+    expect((await periods('ticker=WPP&mic_code=XLON')).company_id).toBe(wpp.company_id);
+    const wpp2023 = await t.get('/api/v1/revenues?ticker=WPP&reporting_period=2023', caller.key);
+    expect(wpp2023.json<RevenueRecord[]>()).toEqual([
+      expect.objectContaining({ original_value: 14_844_800_000, original_ccy: 'GBP' }),
+    ]);
+    for (const [a, b] of [
+      ['ticker=SHEL&mic_code=XNYS', 'ticker=SHEL&mic_code=XLON'],
+      ['ticker=NESTLEIND&mic_code=XNSE', 'ticker=NESTLEIND&mic_code=XBOM'],
+      ['ticker=SAP&mic_code=XNYS', 'ticker=SAP&mic_code=XETR'],
+      ['ticker=HSBC&mic_code=XNYS', 'ticker=HSBA&mic_code=XLON'],
+    ] as const) {
+      expect((await periods(a)).company_id, a).toBe((await periods(b)).company_id);
+    }
+    // A plain ticker: the company listed on the exchange first by market capitalization.
+    expect(await nameOf((await periods('ticker=MRK')).company_id)).toBe('Merck & Co.');
+    expect(await nameOf((await periods('ticker=ADM')).company_id)).toMatch(/^Archer[- ]Daniels[- ]Midland/);
+    expect(await nameOf((await periods('ticker=EQT')).company_id)).toBe('EQT Corporation');
+    expect(await nameOf((await periods('ticker=AAL')).company_id)).toBe('American Airlines Group Inc.');
+    const search = (await t.get('/api/v1/companies/search?query=open%20text', caller.key)).json<Array<{ company_id: string }>>();
+    expect(search.filter((c) => c.company_id === otex.company_id)).toHaveLength(1);
+  });
+
+  it('has fewer than 1% of companies sharing a normalized name with another of the same country', async () => {
+    const rows = await t.db.kysely.selectFrom('companies').select(['name', 'country']).execute();
+    const byKey = new Map<string, number>();
+    for (const r of rows) {
+      if (r.country === null) continue;
+      const key = `${matchKey(r.name)}|${r.country}`;
+      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+    }
+    const sharing = [...byKey.values()].filter((n) => n > 1).reduce((a, n) => a + n, 0);
+    expect(sharing / rows.length).toBeLessThan(0.01);
+  });
+
   it('lists thousands of companies', async () => {
     const list = await t.get('/api/v1/companies/list', caller.key);
     expect(list.json<unknown[]>().length).toBeGreaterThan(5_000);
+    // REPORT.txt's counts are what the API serves.
+    const report = readFileSync(join(DEMO_BUNDLE_DIR, '..', 'REPORT.txt'), 'utf8');
+    const count = (re: RegExp) => Number(re.exec(report)?.[1]);
+    expect(list.json<unknown[]>().length).toBe(count(/^companies ([0-9]+)$/m));
+    const points = await t.db.kysely.selectFrom('revenue_points').select(['company_id']).execute();
+    expect(points.length).toBe(count(/^data points ([0-9]+) /m));
+    expect(new Set(points.map((p) => p.company_id)).size).toBe(count(/^data points [0-9]+ \(of ([0-9]+) companies\)$/m));
   });
 });
 
@@ -91,7 +160,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
       );
       expect(made.code, made.stderr).toBe(0);
       const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
-      const res = await apiGet(server.url, '/api/v1/revenues?ticker=MSFT&reporting_period=-1', api_key);
+      const res = await apiGet(server.url, '/api/v1/revenues?ticker=MSFT&reporting_period=2020', api_key);
       expect([res.status, res.headers.get('x-credit-cost'), res.headers.get('x-credit-balance')]).toEqual([200, '25', '975']);
       const [latest] = res.json<RevenueRecord[]>();
       expect(latest).toMatchObject({ reporting_period: 2020, value: 143_015_000_000, original_ccy: 'USD' });
@@ -114,6 +183,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '005-charge-function',
         '006-charge-all',
         '007-document-kind',
+        '008-filing-main-document',
       ],
       seeded: 'demo',
     });
@@ -130,6 +200,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '005-charge-function',
         '006-charge-all',
         '007-document-kind',
+        '008-filing-main-document',
       ],
       seeded: null,
     });

@@ -36,8 +36,8 @@ function expectMockAnswer(lines: string[], baseUrl: string): void {
   for (const line of lines.slice(1)) expect(line).toMatch(new RegExp(`^2025 [0-9]+ USD ${baseUrl}/trace/mock-[0-9a-f-]{36}$`));
 }
 
-/** The examples ask for Snowflake, the demo company with current figures. */
-const TICKER = 'SNOW';
+/** The examples ask for Apple, whose latest figure in the demo is its fiscal 2025. */
+const TICKER = 'AAPL';
 
 /** The example asking for another ticker: the test token's MOCK tickers answer 204, 403, 404. */
 function forTicker(code: string, ticker: string): string {

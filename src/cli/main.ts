@@ -79,13 +79,15 @@ program
   .command('ingest')
   .argument(
     '<source>',
-    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip) or sec-fsds (data set zips)',
+    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips) or sec-submissions (CIK##########.json submissions files, folders, zips)',
   )
   .argument('<paths...>', 'input files or folders')
   .description('Ingest SEC filings, whole or not at all; prints counts of what was added and skipped.')
   .action((source: string, paths: string[]) => {
-    if (source !== 'sec-tickers' && source !== 'sec-companyfacts' && source !== 'sec-fsds') {
-      throw new InvalidArgumentError(`unknown source "${source}": use sec-tickers, sec-companyfacts or sec-fsds`);
+    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions'].includes(source)) {
+      throw new InvalidArgumentError(
+        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds or sec-submissions`,
+      );
     }
     // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.
     return withDatabase(
@@ -96,6 +98,22 @@ program
       { bulk: true },
     );
   });
+
+program
+  .command('check-data')
+  .description(
+    'Audit the data: findings as JSON (same name and country, tenfold changes, concept switches, misattributed or unused documents); exit 3 when there are any.',
+  )
+  .action(() =>
+    withDatabase(async ({ db }) => {
+      const { checkData } = await import('../quality/check-data.js');
+      const { auditReport } = await import('../quality/findings.js');
+      const findings = await checkData(db.kysely);
+      print(auditReport(findings));
+      // Findings are not a failure of the command: a distinct code lets a script tell them apart.
+      if (findings.length > 0) process.exitCode = 3;
+    }),
+  );
 
 program
   .command('backup')

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
 import { ingestFilings } from '../ingest/sec-filings/ingest-filings.js';
 import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
+import { ingestSubmissions } from '../ingest/sec-submissions/ingest-submissions.js';
 import { ingestTickers } from '../ingest/sec-tickers/ingest-tickers.js';
 
 /** Quiet runs stay quiet: progress starts after this long, then comes at this interval. */
@@ -22,7 +23,7 @@ function progress(source: string): (filers: number) => void {
   };
 }
 
-export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds';
+export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds' | 'sec-submissions';
 
 /** Runs one `ingest` source over its paths (DESIGN §10), reading no input past `limits`. */
 export async function runIngest(
@@ -41,5 +42,7 @@ export async function runIngest(
       return ingestFilings(db, label, readCompanyFacts(paths, limits), { onProgress: progress(source) });
     case 'sec-fsds':
       return ingestFilings(db, label, readDataSets(paths, limits), { onProgress: progress(source) });
+    case 'sec-submissions':
+      return ingestSubmissions(db, paths, limits, progress(source));
   }
 }

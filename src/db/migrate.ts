@@ -8,6 +8,7 @@ import * as ledgerRowid from './migrations/004-ledger-rowid.js';
 import * as chargeFunction from './migrations/005-charge-function.js';
 import * as chargeAll from './migrations/006-charge-all.js';
 import * as documentKind from './migrations/007-document-kind.js';
+import * as filingMainDocument from './migrations/008-filing-main-document.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -23,6 +24,7 @@ function provider(db: Db): MigrationProvider {
       '005-charge-function': bind(chargeFunction),
       '006-charge-all': bind(chargeAll),
       '007-document-kind': bind(documentKind),
+      '008-filing-main-document': bind(filingMainDocument),
     }),
   };
 }

@@ -73,6 +73,8 @@ export interface DocumentTable {
   /** For a filing: its SEC form (10-K, 20-F/A…) and accession number; null for other documents. */
   form: string | null;
   accession: string | null;
+  /** For a filing: its main document (primary HTML), from SEC submissions; null when not recorded. */
+  main_document_url: string | null;
 }
 
 export interface RevenuePointTable {

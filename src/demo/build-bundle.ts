@@ -2,8 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
+import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
+import { mergeEntities } from './entities.js';
 import { filedFigures } from './filings.js';
 import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
@@ -30,13 +32,17 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   const revenues = new Revenues(report, hasRate);
   revenues.addSec(readSource(sourceDir, 'revenues_sec_xbrl_rpages.csv'), companies);
   revenues.addReports(readSource(sourceDir, 'revenues_company_reports.csv'), companies);
+  const entities = mergeEntities(companies);
+  for (const item of [...revenues.documents.values(), ...revenues.figures.values()])
+    item.companyId = entities.aliases.get(item.companyId) ?? item.companyId;
 
   const filed = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate);
+  report.lines.push(...revenues.withoutFilings(new Set(filed.documents.map((d) => d.accession))));
 
   const all = companies.all();
-  type Document = { id: string; form?: string; accession?: string } & Omit<
+  type Document = { id: string; form?: string; accession?: string; mainDocumentUrl?: string | null } & Omit<
     (typeof filed.documents)[number],
-    'form' | 'accession'
+    'form' | 'accession' | 'mainDocumentUrl'
   >;
   type Figure = {
     concept?: string;
@@ -81,7 +87,13 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     allColumns('documents.csv'),
     [
       ...documents.map((d) => ({ ...d, kind: 'financial' })),
-      ...ghg.documents.map((d) => ({ ...d, form: undefined, accession: undefined, kind: 'sustainability' })),
+      ...ghg.documents.map((d) => ({
+        ...d,
+        form: undefined,
+        accession: undefined,
+        mainDocumentUrl: undefined,
+        kind: 'sustainability',
+      })),
     ]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((d) => [
@@ -95,6 +107,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         d.form ?? '',
         d.accession ?? '',
         d.kind,
+        d.mainDocumentUrl ?? '',
       ]),
   );
   writeCsv(
@@ -138,6 +151,8 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     filedDataPoints: filed.figures.length,
     filedCompanies: new Set(filed.figures.map((f) => f.companyId)).size,
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
+    mergedCompanies: entities.merged,
+    keptApart: entities.keptApart,
     ghgDocuments: ghg.documents.length,
     ghgFigures: ghg.figures.length,
     ghgCompanies: new Set(ghg.figures.map((f) => f.companyId)).size,
@@ -153,11 +168,24 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     `fx rates ${counts.fxRates}`,
     `filed: ${counts.filedDataPoints} data points of ${counts.filedCompanies} companies from ${counts.filedDocuments} SEC filings`,
     `source rows dropped ${counts.dropped}`,
+    `companies merged into another listing's company ${counts.mergedCompanies}; same-named companies kept apart ${counts.keptApart}`,
     `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
   ];
+  const audit = demoAudit(
+    all,
+    [...documents, ...ghg.documents],
+    figures,
+    ghg.figures.map((f) => ({ ...f, scope: String(f.scope) })),
+    bundleRates,
+  );
+  summary.push(`check-data findings ${audit.findings.length}, each explained in its "check-data:" line`);
+  const withAudit = { ...counts, auditFindings: audit.findings.length };
   const parent = dirname(outDir);
-  writeFileSync(join(parent, 'REPORT.txt'), `${[...report.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`);
-  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(counts));
+  writeFileSync(
+    join(parent, 'REPORT.txt'),
+    `${[...report.lines, '', ...entities.lines, '', ...audit.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`,
+  );
+  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(withAudit));
   process.stdout.write(`${summary.join('\n')}\n`);
 }
 

@@ -24,7 +24,7 @@ export interface DemoCompany {
 export class Companies {
   readonly byKey = new Map<string, DemoCompany>();
   readonly #listingOwner = new Map<string, DemoCompany>();
-  readonly #isins = new Set<string>();
+  readonly #isins = new Map<string, DemoCompany>();
 
   constructor(private readonly report: Report) {}
 
@@ -58,7 +58,7 @@ export class Companies {
     }
     company.listings.push({ ticker, mic, isin });
     this.#listingOwner.set(`${mic}|${ticker}`, company);
-    if (isin !== null) this.#isins.add(isin);
+    if (isin !== null) this.#isins.set(isin, company);
     return true;
   }
 
@@ -120,13 +120,21 @@ export class Companies {
       return undefined;
     }
     const ticker = tickerOfSymbol(symbol);
+    const isinOwner = isin === null ? undefined : this.#isins.get(isin);
+    if (isinOwner !== undefined) {
+      // Same ISIN, same company (DESIGN §1.3): a further listing of it. The source gives some
+      // lines (preference shares, notes) their issuer's ISIN, so the ISIN stays on the first.
+      if (!this.#list(isinOwner, ticker, mic, null, row)) return undefined;
+      this.report.note(row, `merged into ${isinOwner.name} (same ISIN ${isin}), listed as ${ticker} on ${mic}`);
+      return isinOwner;
+    }
     const owner = this.ownerOf(ticker, mic);
     if (owner?.key.startsWith('sec-cik:')) {
       if (owner.country === null && country !== '') owner.country = country;
       const listing = owner.listings.find((l) => l.ticker === ticker && l.mic === mic);
       if (listing !== undefined && listing.isin === null && isin !== null && !this.#isins.has(isin)) {
         listing.isin = isin;
-        this.#isins.add(isin);
+        this.#isins.set(isin, owner);
       }
       this.report.note(row, `merged into SEC company ${owner.name} (${ticker} on ${mic})`);
       return owner;
@@ -150,8 +158,8 @@ export class Companies {
     return this.#addFd(row, symbol, row.get('company_name'), row.get('country_fd'), row.get('mic_fd'), '');
   }
 
-  /** All companies with at least one listing, sorted by id. */
+  /** All companies with at least one listing, sorted by id (a merged company's keys lead to the one it became). */
   all(): DemoCompany[] {
-    return [...this.byKey.values()].filter((c) => c.listings.length > 0).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return [...new Set(this.byKey.values())].filter((c) => c.listings.length > 0).sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 }

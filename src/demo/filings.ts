@@ -10,6 +10,8 @@ import {
 import { candidatesText, type Filer } from '../ingest/sec-filings/ingest-filings.js';
 import { filingDocumentId, filingIndexUrl, isAnnualForm, reportingPeriodOf } from '../ingest/sec-filings/rules.js';
 import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
+import { mainDocumentUrl } from '../ingest/sec-submissions/ingest-submissions.js';
+import { readSubmissions } from '../ingest/sec-submissions/read-submissions.js';
 import { isCurrency } from '../revenues/currencies.js';
 import type { Companies } from './companies.js';
 import type { Report } from './report.js';
@@ -23,6 +25,8 @@ export interface FiledDocument {
   reportingPeriod: number;
   form: string;
   accession: string;
+  /** The filing's main document, from the SEC submissions beside the filings; null when they lack it. */
+  mainDocumentUrl: string | null;
 }
 
 export interface FiledFigure {
@@ -60,7 +64,12 @@ export async function filedFigures(
       else held.facts.push(...f.facts);
     }
   };
-  await gather(readCompanyFacts([join(filingsDir, 'sec-companyfacts')]));
+  await gather(
+    readCompanyFacts([
+      join(filingsDir, 'sec-companyfacts'),
+      join(filingsDir, 'sec-companyfacts-bulk', 'companyfacts-sp500-2025.zip'),
+    ]),
+  );
   const zips = readdirSync(join(filingsDir, 'sec-fsds'))
     .filter((f) => f.endsWith('.zip'))
     .sort()
@@ -96,6 +105,7 @@ export async function filedFigures(
         reportingPeriod: periods.get(fact.accession) ?? reportingPeriod,
         form: fact.form,
         accession: fact.accession,
+        mainDocumentUrl: null,
       });
       return id;
     };
@@ -127,6 +137,18 @@ export async function filedFigures(
     }
   }
   for (const [reason, n] of [...skipped].sort()) report.lines.push(`filings: ${n} revenue facts left out: ${reason}`);
+  // Each filing's main document, as `ingest sec-submissions` records it.
+  const byAccession = new Map([...documents.values()].map((d) => [d.accession, d]));
+  let linked = 0;
+  for await (const { cik, filings } of readSubmissions([join(filingsDir, 'sec-submissions', 'submissions-sp500-2025.zip')])) {
+    for (const f of filings) {
+      const d = byAccession.get(f.accession);
+      if (d === undefined || d.mainDocumentUrl !== null || f.primaryDocument === '') continue;
+      d.mainDocumentUrl = mainDocumentUrl(cik, f.accession, f.primaryDocument);
+      linked++;
+    }
+  }
+  report.lines.push(`filings: ${linked} of ${documents.size} filings linked to their main document (sec-submissions)`);
   return { documents: [...documents.values()], figures };
 }
 

@@ -49,6 +49,8 @@ interface Group {
 export class Revenues {
   readonly documents = new Map<string, DemoDocument>();
   readonly figures = new Map<string, DemoFigure>();
+  /** The SEC XBRL page documents' accession numbers, by document id. */
+  readonly #accessions = new Map<string, string>();
 
   constructor(
     private readonly report: Report,
@@ -109,8 +111,32 @@ export class Revenues {
       const first = group.rows[0];
       if (first === undefined) continue;
       const title = `SEC filing ${accession}: ${first.get('source_page_title')}`;
-      this.#document(nameUuid(`sec-accession:${accession}`), group, title, first.get('source_url'), 'period_end');
+      const id = nameUuid(`sec-accession:${accession}`);
+      this.#document(id, group, title, first.get('source_url'), 'period_end');
+      this.#accessions.set(id, accession);
     }
+  }
+
+  /**
+   * Leaves out the XBRL page documents of filings whose XBRL the demo reads itself (`filed`
+   * accession numbers): one filing is one document, and its figure is chosen by the ingest rules.
+   */
+  withoutFilings(filed: ReadonlySet<string>): string[] {
+    const lines: string[] = [];
+    for (const [id, accession] of this.#accessions) {
+      if (!filed.has(accession) || !this.documents.has(id)) continue;
+      this.documents.delete(id);
+      let n = 0;
+      for (const [key, f] of this.figures) {
+        if (f.documentId !== id) continue;
+        this.figures.delete(key);
+        n++;
+      }
+      lines.push(
+        `revenues_sec_xbrl_rpages.csv: accession ${accession}: ${n} figures left out: the demo reads this filing's XBRL (filings/)`,
+      );
+    }
+    return lines.sort();
   }
 
   /** Company reports: one document per company and source page, flags kept in the title. */

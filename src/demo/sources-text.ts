@@ -15,6 +15,9 @@ export interface DemoCounts {
   filedDataPoints: number;
   filedCompanies: number;
   dropped: number;
+  mergedCompanies: number;
+  keptApart: number;
+  auditFindings: number;
   ghgDocuments: number;
   ghgFigures: number;
   ghgCompanies: number;
@@ -43,6 +46,8 @@ it. \`demo/REPORT.txt\` lists every source row that was left out or merged, and 
 - of those, ${c.filedDataPoints} data points of ${c.filedCompanies} companies read from ${c.filedDocuments} SEC filings (every
   year the filings give, also before 2020), each with its XBRL concept, period and accession number
 - ${c.dropped} source rows dropped (each with its reason in REPORT.txt)
+- ${c.mergedCompanies} source companies merged into another's as further listings (one company per entity), ${c.keptApart} same-named companies kept apart (each with why in REPORT.txt's "entities:" lines)
+- ${c.auditFindings} findings of \`bin/corpdata check-data\` on this data, each explained in REPORT.txt's "check-data:" lines
 - ${c.ghgFigures} greenhouse-gas emission figures (Scope 1, 2, 3, in \`ghg_emissions.csv\`) of ${c.ghgCompanies} companies, from ${c.ghgDocuments} company reports; how many companies and company-years of each set matched the catalog, and why the others did not, is in REPORT.txt
 
 No figure is invented: what the sources lack stays absent. No LEI is given: none of the sources
@@ -58,7 +63,7 @@ maps LEIs to companies.
 | exchange codes | ISO 10383 MIC list (ISO 20022 Registration Authority) | published free of charge by the RA |
 | US revenue figures | SEC EDGAR XBRL "R" pages of 10-K/20-F filings | public US government records |
 | other revenue figures | the companies' annual reports and investor-relations pages, one URL per figure | factual data published by the companies; each data point cites its source URL |
-| filed US revenue figures | SEC XBRL companyfacts (\`data.sec.gov/api/xbrl/companyfacts\`) of 19 companies, as copied by GitHub starlightenergies/ParseSECreports and dgunning/edgartools, and one SEC Financial Statement Data Set quarter (2009q3, via HansjoergW/sec-fincancial-statement-data-set) | SEC output: US government data, public domain (edgartools MIT, the data set repository Apache-2.0) |
+| filed US revenue figures | SEC XBRL companyfacts (\`data.sec.gov/api/xbrl/companyfacts\`) of 19 companies, as copied by GitHub starlightenergies/ParseSECreports and dgunning/edgartools; one SEC Financial Statement Data Set quarter (2009q3, via HansjoergW/sec-fincancial-statement-data-set); the companyfacts of 351 large US filers (FY2020–2025, \`companyfacts-sp500-2025.zip\`, from hanumantjain/sp500_agentic_ai, kotoba-lang/gov.sec.edgar, annanyashah9/accounting-redflag-screen and koonkayma/stock-batch) and their SEC submissions files (each filing's main document) | SEC output: US government data, public domain (edgartools and sp500_agentic_ai MIT, the data set repository Apache-2.0) |
 | GHG emissions | os-climate ITR sample data (GitHub \`os-climate/ITR\`, \`test/inputs/\`): the emission rows only, which are company-reported figures | Apache-2.0 |
 | GHG emissions | "Profit and Emissions Database" by Robert Höglund (marginalcarbon.com / Carbon Gap), as cleaned by Open-Earth-Foundation/OpenClimate | CC BY 4.0: credit Robert Höglund |
 | GHG emissions | Klimatkollen (Klimatbyrån, GitHub \`Klimatbyran/klimatkollen\`), \`companyData.xlsx\` sheet "Main 2.1" | MIT |
@@ -80,6 +85,15 @@ maps LEIs to companies.
   digit; a row whose ISIN fails its check digit is dropped, not patched.
 - Country: FinanceDatabase's, the S&P 500 headquarters' for S&P 500 members, otherwise empty
   (unknown) for companies only the SEC list names.
+- One company per entity: a FinanceDatabase row whose ISIN another listing already has is a further
+  listing of that company (the ISIN stays on the first: the source gives preference lines their
+  issuer's ISIN). Companies with the same normalized name (case, accents, punctuation, \`&\`/\`and\`
+  and a trailing legal form ignored) and the same country are one company; one whose country is
+  unknown is of the one country its namesakes have. Never merged: namesakes in different countries,
+  or with different SEC CIKs. The company kept is the SEC registrant of the group (its filed figures
+  stay its own), else the first added; it takes the known country, a name not in capitals, and
+  the home listing (FinanceDatabase's, of the company with a known country) as its primary listing.
+  Every merge and every group kept apart is a line of REPORT.txt.
 - Revenue figures are in their original currency, in full units, for fiscal years 2020–2026
   (reporting period = the calendar year in which the fiscal year ends). Figures without a yearly
   FX rate for their currency and year (the sources have no 2025 average for some currencies and no
@@ -93,7 +107,9 @@ maps LEIs to companies.
   January counts to the year before), the figure as first reported and each later different value
   as a restatement; a later value that is the earlier one rounded to its own precision confirms it
   (its filing is named on the figure) and adds no data point. Each filing is one document, dated
-  with its filed date and linked to its EDGAR filing index; its figures keep their concept and period.
+  with its filed date and linked to its EDGAR filing index and, where the SEC submissions name it,
+  its main document; its figures keep their concept and period. A filing the demo reads as XBRL
+  replaces its "R" page figures (REPORT.txt names them).
 - The other sources give no publication dates. Every document's date is derived by one rule: the end of
   the latest period it reports (as stated, else 31 December) plus ${PUBLICATION_LAG_DAYS} days, and its title
   says "[publication date derived]". Source flags stay visible in document titles: "[currency

@@ -210,7 +210,12 @@ function jsonExamples(publicUrl: string): Record<string, unknown> {
       concept: 'us-gaap:Revenues',
       reporting_period: 2023,
       period: { start: '2023-01-01', end: '2023-12-31' },
-      filing: { form: '10-K', accession: '0000000002-24-000003', filed_on: '2024-02-20' },
+      filing: {
+        form: '10-K',
+        accession: '0000000002-24-000003',
+        filed_on: '2024-02-20',
+        main_document_url: 'https://www.sec.gov/Archives/edgar/data/2/000000000224000003/beta-20231231.htm',
+      },
       candidates: [{ concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', value: 7700000000 }],
       confirmed_by: [
         {

@@ -40,6 +40,9 @@ export const ProvenanceSchema = Type.Object(
             form: Type.Union([Type.String(), Type.Null()], { description: 'The SEC form, e.g. 10-K.' }),
             accession: Type.Union([Type.String(), Type.Null()], { description: 'The SEC accession number.' }),
             filed_on: Type.String({ format: 'date' }),
+            main_document_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+              description: "The filing's main document (its primary HTML, from SEC submissions); null when not recorded.",
+            }),
           },
           { additionalProperties: false },
         ),
@@ -122,7 +125,14 @@ export function provenanceOf(facts: TraceFacts, values: TraceValues | undefined,
     reporting_period: facts.period,
     period: facts.filing === null ? null : { start: facts.filing.periodStart, end: facts.filing.periodEnd },
     filing:
-      facts.filing === null ? null : { form: facts.filing.form, accession: facts.filing.accession, filed_on: facts.filing.filed },
+      facts.filing === null
+        ? null
+        : {
+            form: facts.filing.form,
+            accession: facts.filing.accession,
+            filed_on: facts.filing.filed,
+            main_document_url: facts.filing.mainDocumentUrl,
+          },
     candidates: (facts.filing?.candidates ?? []).map((c) => ({
       concept: c.concept,
       value: values === undefined ? null : c.value,

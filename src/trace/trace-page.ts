@@ -101,7 +101,11 @@ function filingSection(f: TraceFiling, d: TraceDocument, shown: boolean): Html {
   return html`<h2>Filing</h2>
 <dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd><dt>Form</dt><dd>${f.form ?? '—'}</dd>
 <dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd><dt>Filed</dt><dd>${f.filed}</dd>
-<dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d)}</dd></dl>
+<dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d)}</dd>${
+    f.mainDocumentUrl === null
+      ? ''
+      : html`<dt>Main document</dt><dd class="key"><a href="${f.mainDocumentUrl}" rel="noopener noreferrer">${f.mainDocumentUrl}</a></dd>`
+  }</dl>
 <p class="muted">The concept is the first present of the revenue concepts in order of preference (Revenues, RegulatedAndUnregulatedOperatingRevenue, RevenuesNetOfInterestExpense, RevenueFromContractWithCustomerExcludingAssessedTax, RevenueFromContractWithCustomerIncludingAssessedTax, SalesRevenueNet; for IFRS Revenue, then RevenueFromContractsWithCustomers); the reporting period is the calendar year in which the fiscal year ends (one ending by 7 January counts to the year before).</p>
 ${candidatesSection(f, shown)}
 ${confirmedSection(f, shown)}`;

@@ -31,6 +31,8 @@ export interface TraceFiling {
   concept: string;
   form: string | null;
   accession: string | null;
+  /** The filing's main document (SEC submissions), when recorded. */
+  mainDocumentUrl: string | null;
   filed: string;
   /** Null when the source gave only the duration (a data set's four quarters). */
   periodStart: string | null;
@@ -75,6 +77,7 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
     .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
     .select(['p.concept', 'p.period_start', 'p.period_end', 'p.candidates', 'p.confirmed_by'])
     .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status', 'd.form', 'd.accession'])
+    .select('d.main_document_url')
     .where('p.point_id', '=', pointId)
     .executeTakeFirst();
   if (point === undefined) return undefined;
@@ -139,6 +142,7 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
             concept: point.concept,
             form: point.form,
             accession: point.accession,
+            mainDocumentUrl: point.main_document_url,
             filed: point.published_on,
             periodStart: point.period_start,
             periodEnd: point.period_end,

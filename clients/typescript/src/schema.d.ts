@@ -510,6 +510,8 @@ export interface components {
                 accession: string | null;
                 /** Format: date */
                 filed_on: string;
+                /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
+                main_document_url: string | null;
             } | null;
             /** @description The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
@@ -7242,7 +7244,8 @@ export interface operations {
                      *       "filing": {
                      *         "form": "10-K",
                      *         "accession": "0000000002-24-000003",
-                     *         "filed_on": "2024-02-20"
+                     *         "filed_on": "2024-02-20",
+                     *         "main_document_url": "https://www.sec.gov/Archives/edgar/data/2/000000000224000003/beta-20231231.htm"
                      *       },
                      *       "candidates": [
                      *         {

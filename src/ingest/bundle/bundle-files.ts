@@ -10,17 +10,17 @@ export const BUNDLE_FILES = {
 export type BundleFile = keyof typeof BUNDLE_FILES;
 
 /**
- * Columns a file may carry after its own (DESIGN §5, §10.8): a company's SEC CIK, a filing's form
- * and accession number, a document's kind (`financial`, the default, or `sustainability`), a filed
- * figure's concept and period, the other revenue concepts its filing tagged (`candidates`) and the
- * later documents that repeated it rounded (`confirmed_by`). Bundles written before lack them and
- * still import; export always writes them.
+ * Columns a file may carry after its own (DESIGN §5, §10.8): a company's SEC CIK, a filing's form,
+ * accession number and main document (`ingest sec-submissions`), a document's kind (`financial`,
+ * the default, or `sustainability`), a filed figure's concept and period, the other revenue
+ * concepts its filing tagged (`candidates`) and the later documents that repeated it rounded
+ * (`confirmed_by`). Bundles written before lack them and still import; export always writes them.
  */
 export const OPTIONAL_COLUMNS: Readonly<Record<BundleFile, readonly string[]>> = {
   'fx_rates.csv': [],
   'companies.csv': ['cik'],
   'listings.csv': [],
-  'documents.csv': ['form', 'accession', 'kind'],
+  'documents.csv': ['form', 'accession', 'kind', 'main_document_url'],
   'revenues.csv': ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by'],
 };
 

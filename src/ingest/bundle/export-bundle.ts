@@ -132,6 +132,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
       d.form,
       d.accession,
       d.kind,
+      d.main_document_url,
     ]);
     summary.documents++;
   }

@@ -55,6 +55,7 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
           r.form,
           r.accession,
           r.kind,
+          r.mainDocumentUrl,
         ],
       };
     }

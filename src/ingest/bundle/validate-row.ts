@@ -171,6 +171,8 @@ export interface DocumentRow {
   form: string | null;
   accession: string | null;
   kind: DocumentKind;
+  /** A filing's main document (its primary HTML), beside the filing index of `sourceUrl`. */
+  mainDocumentUrl: string | null;
 }
 
 /** Days in a month of the proleptic Gregorian calendar. */
@@ -194,13 +196,11 @@ function date(m: Messages, v: string, name = 'published_on'): string {
 export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
   const m = new Messages();
   const sourceUrl = (v.source_url ?? '').trim();
-  let validUrl = false;
-  try {
-    validUrl = ['http:', 'https:'].includes(new URL(sourceUrl).protocol);
-  } catch {
-    validUrl = false;
+  if (!isHttpUrl(sourceUrl)) m.add(`source_url "${sourceUrl}" is not an http(s) URL`);
+  const mainDocumentUrl = optional((v.main_document_url ?? '').trim());
+  if (mainDocumentUrl !== null && !isHttpUrl(mainDocumentUrl)) {
+    m.add(`main_document_url "${mainDocumentUrl}" is not an http(s) URL`);
   }
-  if (!validUrl) m.add(`source_url "${sourceUrl}" is not an http(s) URL`);
   const status = v.status ?? '';
   if (status !== 'pending' && status !== 'processed' && status !== 'failed') {
     m.add(`status "${status}" must be pending, processed or failed`);
@@ -234,7 +234,17 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
     form,
     accession,
     kind,
+    mainDocumentUrl,
   });
+}
+
+/** True for an absolute http: or https: URL. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 export interface RevenueRow {

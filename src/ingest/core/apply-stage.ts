@@ -25,12 +25,13 @@ export async function applyStage(db: StageDb): Promise<void> {
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)
         select company_id, ticker, mic_code, isin, 0, (select coalesce(max(added_seq), 0) from listings) + 1000000000 + line from stage_listings where true
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin`,
-    sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind)
-        select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind from stage_documents where true
+    sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url)
+        select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url from stage_documents where true
         on conflict (document_id) do update set company_id = excluded.company_id, title = excluded.title,
           source_url = excluded.source_url, published_on = excluded.published_on,
           reporting_period = excluded.reporting_period, status = excluded.status, kind = excluded.kind,
-          form = coalesce(excluded.form, documents.form), accession = coalesce(excluded.accession, documents.accession)`,
+          form = coalesce(excluded.form, documents.form), accession = coalesce(excluded.accession, documents.accession),
+          main_document_url = coalesce(excluded.main_document_url, documents.main_document_url)`,
     // A figure's rate is its currency-year's; a USD figure's is USD_RATE (no stage_rates row).
     sql`insert into revenue_points (point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd, fx_rate, fx_source,
           concept, period_start, period_end, candidates, confirmed_by)

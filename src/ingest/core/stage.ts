@@ -30,6 +30,7 @@ export type StageTables = {
     form: string | null;
     accession: string | null;
     kind: string;
+    main_document_url: string | null;
     line: number;
   };
   stage_revenues: {
@@ -72,6 +73,7 @@ export const STAGE_COLUMNS = {
     'form',
     'accession',
     'kind',
+    'main_document_url',
     'line',
   ],
   stage_revenues: [
@@ -100,7 +102,7 @@ export async function createStage(db: Kysely<Database>): Promise<StageDb> {
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
-    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, line integer)`,
+    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, main_document_url text, line integer)`,
     sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, candidates text, confirmed_by text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];

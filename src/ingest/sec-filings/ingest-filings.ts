@@ -145,6 +145,7 @@ async function stageFilers(
         fact.form,
         fact.accession,
         'financial',
+        null,
         ++line,
       ]);
     };

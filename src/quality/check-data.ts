@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { type AuditInput, auditFindings, type Finding } from './findings.js';
+
+/** Reads what the audit checks from the database: the catalog, processed documents and every figure. */
+export async function readAuditInput(db: Kysely<Database>): Promise<AuditInput> {
+  const [companies, documents, revenues, emissions] = await Promise.all([
+    db.selectFrom('companies').select(['company_id', 'name', 'country']).execute(),
+    db.selectFrom('documents').select(['document_id', 'company_id', 'published_on']).where('status', '=', 'processed').execute(),
+    db.selectFrom('revenue_points').select(['company_id', 'document_id', 'reporting_period', 'value_usd', 'concept']).execute(),
+    db.selectFrom('ghg_points').select(['company_id', 'document_id', 'reporting_period', 'scope', 'value']).execute(),
+  ]);
+  return {
+    companies: companies.map((c) => ({ id: c.company_id, name: c.name, country: c.country })),
+    documents: documents.map((d) => ({ id: d.document_id, companyId: d.company_id, publishedOn: d.published_on })),
+    revenues: revenues.map((r) => ({
+      companyId: r.company_id,
+      documentId: r.document_id,
+      period: r.reporting_period,
+      valueUsd: Number(r.value_usd),
+      concept: r.concept,
+    })),
+    emissions: emissions.map((e) => ({
+      companyId: e.company_id,
+      documentId: e.document_id,
+      period: e.reporting_period,
+      scope: e.scope,
+      value: Number(e.value),
+    })),
+  };
+}
+
+/** The findings of the data-quality audit over everything the database holds (DESIGN §6). */
+export async function checkData(db: Kysely<Database>): Promise<Finding[]> {
+  return auditFindings(await readAuditInput(db));
+}

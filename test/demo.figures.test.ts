@@ -105,7 +105,15 @@ describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {
   it("serves a utility's total operating revenues, and a figure repeated rounded only once, the precise one", async () => {
     const nextera = await get<Array<{ value: number }>>('/api/v1/revenues?ticker=NEE&reporting_period=2020');
     expect(nextera.map((r) => r.value)).toEqual([17_997_000_000]);
-    expect((await byYear('revenues', 'ADBE', 2018)).map((r) => r.value)).toEqual([9_030_008_000]);
+    // Adobe's 2018 is older than the API's offsets reach now that the demo has its later 10-Ks.
+    const adobe = await get<{ company_id: string }>('/api/v1/revenues/periods?ticker=ADBE');
+    const held = await t.db.kysely
+      .selectFrom('revenue_points')
+      .select('value_usd')
+      .where('company_id', '=', adobe.company_id)
+      .where('reporting_period', '=', 2018)
+      .execute();
+    expect(held.map((r) => Number(r.value_usd))).toEqual([9_030_008_000]);
   });
 
   it('counts in REPORT.txt, per source, the figures it serves: as many as the API holds', async () => {
@@ -132,12 +140,15 @@ describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {
   });
 
   it('makes no revenue period of a sustainability report', async () => {
-    // Apple has a 2020 environmental report in the demo and no annual report: no revenue period.
-    const periods = await get<{ reporting_periods: number[] }>('/api/v1/revenues/periods?ticker=AAPL');
+    // Siemens has a 2020 sustainability report in the demo and no 2020 annual report: no revenue
+    // period 2020, while its emissions have one.
+    const at = 'ticker=SIE&mic_code=XETR';
+    const periods = await get<{ reporting_periods: number[] }>(`/api/v1/revenues/periods?${at}`);
     expect(periods.reporting_periods).not.toContain(2020);
-    const latest = await t.get('/api/v1/revenues?ticker=AAPL&reporting_period=-1', caller.key);
-    expect(latest.status).not.toBe(204);
-    const ghg = await get<{ reporting_periods: number[] }>('/api/v1/ghg-emissions/periods?ticker=AAPL');
+    expect(periods.reporting_periods.length).toBeGreaterThan(0);
+    const latest = await t.get(`/api/v1/revenues?${at}&reporting_period=-1`, caller.key);
+    expect(latest.status).toBe(200);
+    const ghg = await get<{ reporting_periods: number[] }>(`/api/v1/ghg-emissions/periods?${at}`);
     expect(ghg.reporting_periods).toContain(2020);
   });
 });

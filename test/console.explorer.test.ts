@@ -149,11 +149,19 @@ describe.each(dialects())('console: the data explorer (%s)', (dialect) => {
     const review = await c.get(`${COMPANY}/buy?dataset=revenues&period=2022&period=2021&period=2020`);
     expect(review.text).toContain('Insufficient credits: this purchase costs 75, the balance is 60.');
     expect(review.text).not.toContain('Confirm');
+    // Posted anyway, the charge itself refuses: all or nothing, not the two periods 60 would cover.
     const refused = await c.post(`${COMPANY}/buy`, { csrf: csrfOf(review.text), dataset: 'revenues', periods: '2022,2021,2020' });
     expect(refused.status).toBe(402);
-    expect(refused.text).toContain('Insufficient credits: this purchase costs 75, the balance is 60.');
+    expect(refused.text).toContain('Insufficient credits: this purchase costs 75, the balance is 60; nothing was charged.');
+    expect(refused.text).not.toContain('Confirm');
     expect(await charges(account.accountId)).toEqual([]);
     expect(await balance(account.accountId)).toBe(60);
+    const purchases = await t.db.kysely
+      .selectFrom('purchases')
+      .select('reporting_period')
+      .where('account_id', '=', account.accountId)
+      .execute();
+    expect(purchases).toEqual([]);
 
     const two = await c.post(`${COMPANY}/buy`, { csrf: csrfOf(review.text), dataset: 'revenues', periods: '2021,2020' });
     expect(two.status).toBe(303);
@@ -162,6 +170,34 @@ describe.each(dialects())('console: the data explorer (%s)', (dialect) => {
       [-25, 2020],
     ]);
     expect(await balance(account.accountId)).toBe(10);
+    await t.expectLedgersBalance();
+  });
+
+  it('buys every period or none when the API spends the balance at the same time', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      // 80 credits: the console's three periods (75) or the API's one (25) and then not the three.
+      const { account, c } = await signedIn({ credits: 80 });
+      const csrf = csrfOf((await c.get(COMPANY)).text);
+      const [page, api] = await Promise.all([
+        c.post(`${COMPANY}/buy`, { csrf, dataset: 'revenues', periods: '2024,2023,2022' }),
+        t.get('/api/v1/revenues?ticker=AAPL&reporting_period=2021', account.key),
+      ]);
+      const lines = await charges(account.accountId);
+      if (page.status === 303) {
+        expect(api.status).toBe(402);
+        expect(lines.map((l) => [l.amount, l.endpoint, l.reporting_period])).toEqual([
+          [-25, 'revenues', 2024],
+          [-25, 'revenues', 2023],
+          [-25, 'revenues', 2022],
+        ]);
+      } else {
+        expect([page.status, api.status]).toEqual([402, 200]);
+        expect(page.text).toContain('Insufficient credits: this purchase costs 75, the balance is 55; nothing was charged.');
+        expect(lines.map((l) => [l.amount, l.reporting_period])).toEqual([[-25, 2021]]);
+      }
+      expect(await balance(account.accountId)).toBe(80 + lines.reduce((sum, l) => sum + l.amount, 0));
+    }
+    await t.expectLedgersBalance();
   });
 
   it('refuses a dataset without its subscription, with the reason, charging nothing', async () => {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.js';
+import type { ChargeRequest, ChargeResult } from '../credits/charge.js';
 import { isoTimestamp } from '../credits/iso-timestamp.js';
 import type { Dataset } from '../datasets/dataset.js';
 import { datasetBill } from '../datasets/dataset-charge.js';
@@ -6,10 +7,13 @@ import { resolvePeriod } from '../datasets/period-data.js';
 import { boughtPeriods, subscriptionsOf } from './explorer-query.js';
 import { balanceOf } from './usage-query.js';
 
+/** Why a quote refuses: the subscription, nothing left to buy, or too few credits. */
+export type Refusal = 'subscription' | 'nothing' | 'credits';
+
 /** What buying some periods of a company in a dataset would cost, or why it cannot be bought. */
 export type Quote =
   | { ok: true; periods: readonly number[]; unitPrice: number; total: number; balance: number }
-  | { ok: false; reason: string; periods: readonly number[]; total: number; balance: number };
+  | { ok: false; refusal: Refusal; reason: string; periods: readonly number[]; total: number; balance: number };
 
 /**
  * Prices the periods asked for: only available periods with figures that the account has not
@@ -36,67 +40,45 @@ export async function quote(
     .sort((a, b) => b - a);
   const unitPrice = dataset.prices.firstAccess;
   const total = unitPrice * periods.length;
+  const refused = (refusal: Refusal, reason: string): Quote => ({ ok: false, refusal, reason, periods, total, balance });
   if (!subscriptions.has(dataset.subscription)) {
-    return {
-      ok: false,
-      reason: `Subscription required: ${dataset.label} needs the ${dataset.subscription} subscription, which this account does not hold.`,
-      periods,
-      total,
-      balance,
-    };
+    return refused(
+      'subscription',
+      `Subscription required: ${dataset.label} needs the ${dataset.subscription} subscription, which this account does not hold.`,
+    );
   }
-  if (periods.length === 0) {
-    return { ok: false, reason: 'Choose at least one period you have not bought yet.', periods, total, balance };
-  }
-  if (total > balance) {
-    return {
-      ok: false,
-      reason: `Insufficient credits: this purchase costs ${total}, the balance is ${balance}.`,
-      periods,
-      total,
-      balance,
-    };
-  }
+  if (periods.length === 0) return refused('nothing', 'Choose at least one period you have not bought yet.');
+  if (total > balance)
+    return refused('credits', `Insufficient credits: this purchase costs ${total}, the balance is ${balance}.`);
   return { ok: true, periods, unitPrice, total, balance };
 }
 
-/** One period's charge, as the API would have answered it. */
-export interface Bought {
-  period: number;
-  ok: boolean;
-  cost: number;
-  balance: number;
-}
-
 /**
- * Buys the periods of a quote that is ok: each period is one charge of the API's own (the
- * dataset's bill, the same biller, the same ledger line naming the dataset's endpoint), exactly
- * as a call of the dataset's endpoint for that period would be charged, made without a key. A
- * charge refused for credits (spent meanwhile elsewhere) charges nothing, and stops the rest.
+ * Buys periods of a company in a dataset as the API's history and batch calls buy several: one
+ * all-or-nothing charge ({@link Biller.chargeAll}), each period priced and written exactly as a
+ * call of the dataset's single endpoint for it (the dataset's bill: its ledger line names that
+ * endpoint, e.g. `revenues`, and the company-period), made without a key. Either every period is
+ * charged, or nothing is (the balance does not cover them all, whatever was spent meanwhile): the
+ * result's cost is the sum, its balance the one after (before, when refused).
  */
-export async function buy(
+export function buy(
   ctx: AppContext,
   accountId: string,
   requestId: string,
   dataset: Dataset,
   companyId: string,
   periods: readonly number[],
-): Promise<Bought[]> {
-  const results: Bought[] = [];
-  for (const period of periods) {
-    const bill = datasetBill(dataset, companyId, { kind: 'data', period });
-    const result = await ctx.billing.charge({
-      accountId,
-      keyId: null,
-      endpoint: bill.endpoint,
-      price: bill.price,
-      purchase: bill.purchase,
-      subject: bill.subject,
-      requestId: `${requestId}/${period}`,
-      at: isoTimestamp(ctx.clock().getTime()),
-    });
-    results.push({ period, ...result });
-    if (!result.ok) break;
-  }
-  return results;
+): Promise<ChargeResult> {
+  const at = isoTimestamp(ctx.clock().getTime());
+  return ctx.billing.chargeAll(
+    periods.map(
+      (period): ChargeRequest => ({
+        ...datasetBill(dataset, companyId, { kind: 'data', period }),
+        accountId,
+        keyId: null,
+        requestId,
+        at,
+      }),
+    ),
+  );
 }

@@ -7,7 +7,7 @@ import { buyPage } from './buy-page.js';
 import { companiesPage, QUERY_MAX_LENGTH, searchResults } from './companies-page.js';
 import { companyPage } from './company-page.js';
 import { type ConsoleDeps, pageSession, postedForm, queryText } from './console-deps.js';
-import { buy, quote } from './console-purchase.js';
+import { buy, type Quote, quote } from './console-purchase.js';
 import { exportRows, toCsv } from './data-export.js';
 import { dataPage } from './data-page.js';
 import { coverageOf } from './explorer-query.js';
@@ -116,22 +116,21 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       return sendErrorPage(reply, 400, 'Request refused', "Field 'dataset' or 'periods' is not one this page offers.");
     }
     const q = await quote(ctx, session.accountId, dataset, company.companyId, years);
-    if (!q.ok) {
-      const status = q.reason.startsWith('Subscription') ? 403 : q.reason.startsWith('Insufficient') ? 402 : 400;
-      return sendPage(reply, status, buyPage(session, company, dataset, q));
+    // Too few credits by the quote is left to the charge, which decides on the balance it locks.
+    if (!q.ok && q.refusal !== 'credits') {
+      return sendPage(reply, q.refusal === 'subscription' ? 403 : 400, buyPage(session, company, dataset, q));
     }
-    const results = await buy(ctx, session.accountId, request.id, dataset, company.companyId, q.periods);
-    const done = results.filter((r) => r.ok).map((r) => r.period);
-    if (done.length < q.periods.length) {
-      const last = results[results.length - 1];
-      const refused = {
+    const charged = await buy(ctx, session.accountId, request.id, dataset, company.companyId, q.periods);
+    if (!charged.ok) {
+      const refused: Quote = {
         ...q,
-        ok: false as const,
-        reason: `Insufficient credits: the balance is now ${last?.balance ?? 0}. Bought: ${done.join(', ') || 'nothing'}.`,
+        ok: false,
+        refusal: 'credits',
+        reason: `Insufficient credits: this purchase costs ${charged.cost}, the balance is ${charged.balance}; nothing was charged.`,
       };
       return sendPage(reply, 402, buyPage(session, company, dataset, refused));
     }
-    const params = new URLSearchParams({ bought: dataset.name, periods: done.join(',') });
+    const params = new URLSearchParams({ bought: dataset.name, periods: q.periods.join(',') });
     return reply
       .code(303)
       .header('cache-control', 'no-store')

@@ -122,10 +122,11 @@ describe('the API reference page (/docs)', () => {
         `HTTP/1.1 200 OK\nContent-Type: application/json\n\n${JSON.stringify(example, null, 2)}`,
       );
     }
-    // The examples name the demo-style company of the document, and the calls are the document's.
-    expect(text(section('getRevenues'))).toContain(`"${PUBLIC_URL}/api/v1/revenues?ticker=BETA&reporting_period=-1"`);
+    // The examples name a real company of the demo, and the calls are the document's.
+    expect(text(section('getRevenues'))).toContain(`"${PUBLIC_URL}/api/v1/revenues?ticker=AAPL&reporting_period=-1"`);
     expect(text(section('getRevenues'))).toContain('"metric": "Total Revenue"');
-    expect(text(body)).toContain('Beta Corporation');
+    expect(text(section('getRevenues'))).toContain('"value": 416161000000');
+    expect(text(body)).toContain('Apple Inc.');
   });
 
   it('gives every field a meaning, the blanks of the schemas included', () => {

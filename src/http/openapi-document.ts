@@ -1,4 +1,5 @@
 import { DATASETS } from '../datasets/registry.js';
+import { NOT_FOUND_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, responseExamples } from './openapi-examples.js';
 import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
 
 /**
@@ -108,146 +109,6 @@ const TEXT_EXAMPLES: Record<string, string> = {
   '500': 'Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)',
 };
 
-const PARAMETER_EXAMPLES: Record<string, unknown> = {
-  ticker: 'BETA',
-  mic_code: 'XNYS',
-  company_id: '00000000-0000-4000-8000-000000000002',
-  isin: 'US0378331005',
-  lei: 'HWUPKR0MPOU8FGXBT394',
-  reporting_period: -1,
-  query: 'beta',
-  from: 2022,
-  to: 2024,
-  last: 3,
-  id: '20000000-0000-4000-8000-000000000003',
-};
-
-/** The bodies of the POST operations' examples: a dataset's batch, company resolution. */
-const REQUEST_EXAMPLES: Record<string, Json> = {
-  batch: {
-    jobs: [
-      { ticker: 'BETA', reporting_period: -1 },
-      { ticker: 'BETA', mic_code: 'XNYS', reporting_period: 2022 },
-      { isin: 'US0378331005', reporting_period: 2023 },
-    ],
-  },
-  resolve: { jobs: [{ ticker: 'BETA', mic_code: 'XNYS' }, { cik: '0000320193' }] },
-};
-
-const COMPANY = {
-  company_id: '00000000-0000-4000-8000-000000000002',
-  company_name: 'Beta Corporation',
-  ticker: 'BETA',
-  mic_code: 'XNYS',
-  country: 'United States',
-};
-
-function jsonExamples(publicUrl: string): Record<string, unknown> {
-  const point = '20000000-0000-4000-8000-000000000003';
-  const periods = { company_id: COMPANY.company_id, reporting_periods: [2024, 2023, 2022] };
-  // Every dataset's records, periods, history and batch, shown as its test-mode data looks (revenues has its own below).
-  const datasets = Object.fromEntries(
-    DATASETS.flatMap((d) => [
-      [d.route.operationId, d.mock(COMPANY.ticker, -1, publicUrl)],
-      [d.route.periodsOperationId, periods],
-      [
-        `${d.route.operationId}History`,
-        {
-          company_id: COMPANY.company_id,
-          periods: [2024, 2023, 2022].map((p) => ({
-            reporting_period: p,
-            records: p === 2022 ? [] : d.mock(COMPANY.ticker, p, publicUrl),
-          })),
-        },
-      ],
-      [
-        `${d.route.operationId}Batch`,
-        {
-          results: [
-            { status: 200, data: d.mock(COMPANY.ticker, -1, publicUrl) },
-            { status: 204, data: [] },
-            { status: 404, detail: 'No company matches the given isin.', available_periods: [] },
-          ],
-        },
-      ],
-    ]),
-  );
-  return {
-    ...datasets,
-    getRevenues: [
-      {
-        year_of_disclosure: 2024,
-        reporting_period: 2023,
-        metric: 'Total Revenue',
-        value: 8362000000,
-        ccy: 'USD',
-        original_value: 8362000000,
-        original_ccy: 'USD',
-        company_id: COMPANY.company_id,
-        document_id: '10000000-0000-4000-8000-000000000003',
-        traceability_source_url: `${publicUrl}/trace/${point}`,
-      },
-    ],
-    searchCompanies: [COMPANY],
-    resolveCompanies: {
-      results: [
-        { status: 200, data: COMPANY },
-        { status: 404, detail: 'No company matches the given cik.' },
-      ],
-    },
-    listCompanies: [COMPANY],
-    getAccount: {
-      account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
-      balance: 975,
-      subscription: 'revenues',
-      subscriptions: ['revenues', 'ghg'],
-    },
-    getProvenance: {
-      data_point_id: point,
-      company_id: COMPANY.company_id,
-      company_name: COMPANY.company_name,
-      metric: 'Total Revenue',
-      concept: 'us-gaap:Revenues',
-      reporting_period: 2023,
-      period: { start: '2023-01-01', end: '2023-12-31' },
-      filing: {
-        form: '10-K',
-        accession: '0000000002-24-000003',
-        filed_on: '2024-02-20',
-        main_document_url: 'https://www.sec.gov/Archives/edgar/data/2/000000000224000003/beta-20231231.htm',
-      },
-      candidates: [{ concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', value: 7700000000 }],
-      confirmed_by: [
-        {
-          document_id: '10000000-0000-4000-8000-000000000004',
-          title: 'Beta Form 10-K 2024',
-          source_url: 'https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2024.htm',
-          published_on: '2025-02-18',
-          value: 7743000000,
-        },
-      ],
-      document: {
-        document_id: '10000000-0000-4000-8000-000000000003',
-        title: 'Beta Form 10-K 2023',
-        source_url: 'https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2023.htm',
-        published_on: '2024-02-20',
-        status: 'processed',
-      },
-      original_ccy: 'EUR',
-      values_included: true,
-      values: {
-        value: 8362000000,
-        ccy: 'USD',
-        original_value: 7742592593,
-        original_ccy: 'EUR',
-        fx_rate: '1.08',
-        fx_source: 'ECB yearly average 2023',
-      },
-      traceability_source_url: `${publicUrl}/trace/${point}`,
-    },
-  };
-}
-
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
@@ -304,17 +165,8 @@ function problemExample(status: number, text: string | undefined): Json {
       ? { param: 'reporting_period' }
       : status === 403
         ? { required_subscription: 'revenues' }
-        : status === 404
-          ? {
-              did_you_mean: [
-                {
-                  company_id: COMPANY.company_id,
-                  company_name: COMPANY.company_name,
-                  ticker: COMPANY.ticker,
-                  mic_code: COMPANY.mic_code,
-                },
-              ],
-            }
+        : status === 404 && text === TEXT_EXAMPLES['404']
+          ? { did_you_mean: NOT_FOUND_EXAMPLE.did_you_mean }
           : {};
   const detail = text ?? (status === 403 ? 'Subscription required: this dataset needs the revenues subscription.' : 'Error.');
   return { ...problemOf(status, detail, REQUEST_ID.example as string, extensions) };
@@ -336,7 +188,7 @@ export function finishDocument(generated: object, publicUrl: string, serverUrl: 
     paths: Record<string, Record<string, Json>>;
     components?: Json;
   };
-  const examples = jsonExamples(publicUrl);
+  const examples = responseExamples(publicUrl);
   doc.info = {
     ...doc.info,
     contact: { name: 'corpdata operator', url: `${publicUrl}/` },

@@ -18,7 +18,7 @@ export const KEY_VARIABLE = 'CORPDATA_KEY';
  * company: its ticker), each with the document's example value, so that request and answer are
  * the document's own pair.
  */
-function exampleUrl(base: string, endpoint: Endpoint): string {
+export function exampleUrl(base: string, endpoint: Endpoint): string {
   const params = endpoint.op.parameters ?? [];
   // A history needs its range: `last` is the shortest way to give one.
   const chosen = params.filter((p, i) => p.required === true || (i === 0 && p.in === 'query') || p.name === 'last');

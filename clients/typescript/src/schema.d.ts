@@ -675,22 +675,22 @@ export interface operations {
             query: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -743,16 +743,16 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "year_of_disclosure": 2024,
-                     *         "reporting_period": 2023,
+                     *         "year_of_disclosure": 2025,
+                     *         "reporting_period": 2025,
                      *         "metric": "Total Revenue",
-                     *         "value": 8362000000,
+                     *         "value": 416161000000,
                      *         "ccy": "USD",
-                     *         "original_value": 8362000000,
+                     *         "original_value": 416161000000,
                      *         "original_ccy": "USD",
-                     *         "company_id": "00000000-0000-4000-8000-000000000002",
-                     *         "document_id": "10000000-0000-4000-8000-000000000003",
-                     *         "traceability_source_url": "http://localhost:8080/trace/20000000-0000-4000-8000-000000000003"
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *         "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
                      *       }
                      *     ]
                      */
@@ -1000,10 +1000,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -1103,22 +1115,22 @@ export interface operations {
             query?: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -1165,11 +1177,27 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *       "reporting_periods": [
+                     *         2025,
                      *         2024,
                      *         2023,
-                     *         2022
+                     *         2022,
+                     *         2021,
+                     *         2020,
+                     *         2019,
+                     *         2018,
+                     *         2017,
+                     *         2016,
+                     *         2015,
+                     *         2014,
+                     *         2013,
+                     *         2012,
+                     *         2011,
+                     *         2010,
+                     *         2009,
+                     *         2008,
+                     *         2007
                      *       ]
                      *     }
                      */
@@ -1342,10 +1370,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -1445,22 +1485,22 @@ export interface operations {
             query?: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -1470,17 +1510,17 @@ export interface operations {
                 lei?: string;
                 /**
                  * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
-                 * @example 2022
+                 * @example 2024
                  */
                 from?: number;
                 /**
                  * @description a year from 2020 to 2026: the latest period of the range (default 2026).
-                 * @example 2024
+                 * @example 2025
                  */
                 to?: number;
                 /**
                  * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
-                 * @example 3
+                 * @example 2
                  */
                 last?: number;
             };
@@ -1522,45 +1562,41 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *       "periods": [
+                     *         {
+                     *           "reporting_period": 2025,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2025,
+                     *               "metric": "Total Revenue",
+                     *               "value": 416161000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 416161000000,
+                     *               "original_ccy": "USD",
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *               "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
+                     *             }
+                     *           ]
+                     *         },
                      *         {
                      *           "reporting_period": 2024,
                      *           "records": [
                      *             {
-                     *               "year_of_disclosure": 2025,
+                     *               "year_of_disclosure": 2024,
                      *               "reporting_period": 2024,
                      *               "metric": "Total Revenue",
-                     *               "value": 26896000000,
+                     *               "value": 391035000000,
                      *               "ccy": "USD",
-                     *               "original_value": 24903703704,
-                     *               "original_ccy": "EUR",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *               "original_value": 391035000000,
+                     *               "original_ccy": "USD",
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "5993d98f-37f4-566a-8eab-721376cc5f7b",
+                     *               "traceability_source_url": "http://localhost:8080/trace/0bf2becf-b331-58f8-878c-bfa6dff4bc27"
                      *             }
                      *           ]
-                     *         },
-                     *         {
-                     *           "reporting_period": 2023,
-                     *           "records": [
-                     *             {
-                     *               "year_of_disclosure": 2024,
-                     *               "reporting_period": 2023,
-                     *               "metric": "Total Revenue",
-                     *               "value": 50253000000,
-                     *               "ccy": "USD",
-                     *               "original_value": 39569291339,
-                     *               "original_ccy": "GBP",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-ec795dfa-2612-409c-ac93-763e0876128f"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "reporting_period": 2022,
-                     *           "records": []
                      *         }
                      *       ]
                      *     }
@@ -1787,10 +1823,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -1898,17 +1946,18 @@ export interface operations {
                  * @example {
                  *       "jobs": [
                  *         {
-                 *           "ticker": "BETA",
+                 *           "ticker": "AAPL",
                  *           "reporting_period": -1
                  *         },
                  *         {
-                 *           "ticker": "BETA",
-                 *           "mic_code": "XNYS",
-                 *           "reporting_period": 2022
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2023
                  *         },
                  *         {
-                 *           "isin": "US0378331005",
-                 *           "reporting_period": 2023
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2021
                  *         }
                  *       ]
                  *     }
@@ -1976,27 +2025,43 @@ export interface operations {
                      *           "status": 200,
                      *           "data": [
                      *             {
-                     *               "year_of_disclosure": 2026,
+                     *               "year_of_disclosure": 2025,
                      *               "reporting_period": 2025,
                      *               "metric": "Total Revenue",
-                     *               "value": 56679000000,
+                     *               "value": 416161000000,
                      *               "ccy": "USD",
-                     *               "original_value": 56679000000,
+                     *               "original_value": 416161000000,
                      *               "original_ccy": "USD",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *               "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "status": 204,
-                     *           "data": []
+                     *           "status": 200,
+                     *           "data": [
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2023,
+                     *               "metric": "Total Revenue",
+                     *               "value": 23168342880,
+                     *               "ccy": "USD",
+                     *               "original_value": 21427000000,
+                     *               "original_ccy": "EUR",
+                     *               "company_id": "eec95766-1e63-581e-bc61-c45da5fc31ea",
+                     *               "document_id": "78ffdd21-8311-5d52-8bc3-7a2c7d5096db",
+                     *               "traceability_source_url": "http://localhost:8080/trace/4a115f84-82de-57a4-88c5-57358bef9a15"
+                     *             }
+                     *           ]
                      *         },
                      *         {
                      *           "status": 404,
-                     *           "detail": "No company matches the given isin.",
-                     *           "available_periods": []
+                     *           "detail": "No data for reporting period 2021 of the given ticker on the given mic_code: not covered by any processed document. Available periods: 2023, 2022 (the free periods endpoint lists them).",
+                     *           "available_periods": [
+                     *             2023,
+                     *             2022
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -2365,22 +2430,22 @@ export interface operations {
             query: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -2433,44 +2498,24 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "year_of_disclosure": 2026,
-                     *         "reporting_period": 2025,
+                     *         "year_of_disclosure": 2021,
+                     *         "reporting_period": 2020,
                      *         "scope": "1",
-                     *         "value": 4821799,
+                     *         "value": 47430,
                      *         "unit": "tCO2e",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069"
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *         "traceability_source_url": "http://localhost:8080/trace/9ec6aa20-be6f-512b-8b24-dda9a7db0b42"
                      *       },
                      *       {
-                     *         "year_of_disclosure": 2026,
-                     *         "reporting_period": 2025,
-                     *         "scope": "2-location",
-                     *         "value": 551660,
-                     *         "unit": "tCO2e",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7"
-                     *       },
-                     *       {
-                     *         "year_of_disclosure": 2026,
-                     *         "reporting_period": 2025,
-                     *         "scope": "2-market",
-                     *         "value": 441328,
-                     *         "unit": "tCO2e",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea"
-                     *       },
-                     *       {
-                     *         "year_of_disclosure": 2026,
-                     *         "reporting_period": 2025,
+                     *         "year_of_disclosure": 2021,
+                     *         "reporting_period": 2020,
                      *         "scope": "3",
-                     *         "value": 57861588,
+                     *         "value": 22550000,
                      *         "unit": "tCO2e",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66"
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *         "traceability_source_url": "http://localhost:8080/trace/ad5b1180-c4b9-5769-836b-46f19c89e0b3"
                      *       }
                      *     ]
                      */
@@ -2718,10 +2763,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -2821,22 +2878,22 @@ export interface operations {
             query?: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -2883,11 +2940,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *       "reporting_periods": [
-                     *         2024,
-                     *         2023,
-                     *         2022
+                     *         2020
                      *       ]
                      *     }
                      */
@@ -3060,10 +3115,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -3163,22 +3230,22 @@ export interface operations {
             query?: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -3188,17 +3255,17 @@ export interface operations {
                 lei?: string;
                 /**
                  * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
-                 * @example 2022
+                 * @example 2024
                  */
                 from?: number;
                 /**
                  * @description a year from 2020 to 2026: the latest period of the range (default 2026).
-                 * @example 2024
+                 * @example 2025
                  */
                 to?: number;
                 /**
                  * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
-                 * @example 3
+                 * @example 2
                  */
                 last?: number;
             };
@@ -3240,101 +3307,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *       "periods": [
                      *         {
-                     *           "reporting_period": 2024,
+                     *           "reporting_period": 2020,
                      *           "records": [
                      *             {
-                     *               "year_of_disclosure": 2025,
-                     *               "reporting_period": 2024,
+                     *               "year_of_disclosure": 2021,
+                     *               "reporting_period": 2020,
                      *               "scope": "1",
-                     *               "value": 3121925,
+                     *               "value": 47430,
                      *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-050ccd30-d7af-49ab-a1cf-a108dee331f6"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "traceability_source_url": "http://localhost:8080/trace/9ec6aa20-be6f-512b-8b24-dda9a7db0b42"
                      *             },
                      *             {
-                     *               "year_of_disclosure": 2025,
-                     *               "reporting_period": 2024,
-                     *               "scope": "2-location",
-                     *               "value": 322629,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-a0451eb0-3a66-4a6f-af49-206a2f3c3845"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2025,
-                     *               "reporting_period": 2024,
-                     *               "scope": "2-market",
-                     *               "value": 258103,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-645c0354-61f4-43e8-aba9-4ea9700fe7f3"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2025,
-                     *               "reporting_period": 2024,
+                     *               "year_of_disclosure": 2021,
+                     *               "reporting_period": 2020,
                      *               "scope": "3",
-                     *               "value": 28097325,
+                     *               "value": 22550000,
                      *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-cbbbea52-7330-44eb-a057-72d3d95bcdf0"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "traceability_source_url": "http://localhost:8080/trace/ad5b1180-c4b9-5769-836b-46f19c89e0b3"
                      *             }
                      *           ]
-                     *         },
-                     *         {
-                     *           "reporting_period": 2023,
-                     *           "records": [
-                     *             {
-                     *               "year_of_disclosure": 2024,
-                     *               "reporting_period": 2023,
-                     *               "scope": "1",
-                     *               "value": 3762321,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-11963dc6-391f-485d-a469-a94f0cc92d1f"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2024,
-                     *               "reporting_period": 2023,
-                     *               "scope": "2-location",
-                     *               "value": 963159,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-2efd32db-87d8-4239-a196-64b932efa471"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2024,
-                     *               "reporting_period": 2023,
-                     *               "scope": "2-market",
-                     *               "value": 770527,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-e71f8d44-7edd-4869-a8d9-a0dfdfd1d1bf"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2024,
-                     *               "reporting_period": 2023,
-                     *               "scope": "3",
-                     *               "value": 60197136,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-86e025d8-76cc-4b27-a9e8-2e994aae6109"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "reporting_period": 2022,
-                     *           "records": []
                      *         }
                      *       ]
                      *     }
@@ -3561,10 +3559,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -3672,17 +3682,18 @@ export interface operations {
                  * @example {
                  *       "jobs": [
                  *         {
-                 *           "ticker": "BETA",
+                 *           "ticker": "AAPL",
                  *           "reporting_period": -1
                  *         },
                  *         {
-                 *           "ticker": "BETA",
-                 *           "mic_code": "XNYS",
-                 *           "reporting_period": 2022
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2023
                  *         },
                  *         {
-                 *           "isin": "US0378331005",
-                 *           "reporting_period": 2023
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2021
                  *         }
                  *       ]
                  *     }
@@ -3750,54 +3761,35 @@ export interface operations {
                      *           "status": 200,
                      *           "data": [
                      *             {
-                     *               "year_of_disclosure": 2026,
-                     *               "reporting_period": 2025,
+                     *               "year_of_disclosure": 2021,
+                     *               "reporting_period": 2020,
                      *               "scope": "1",
-                     *               "value": 4821799,
+                     *               "value": 47430,
                      *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "traceability_source_url": "http://localhost:8080/trace/9ec6aa20-be6f-512b-8b24-dda9a7db0b42"
                      *             },
                      *             {
-                     *               "year_of_disclosure": 2026,
-                     *               "reporting_period": 2025,
-                     *               "scope": "2-location",
-                     *               "value": 551660,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2026,
-                     *               "reporting_period": 2025,
-                     *               "scope": "2-market",
-                     *               "value": 441328,
-                     *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea"
-                     *             },
-                     *             {
-                     *               "year_of_disclosure": 2026,
-                     *               "reporting_period": 2025,
+                     *               "year_of_disclosure": 2021,
+                     *               "reporting_period": 2020,
                      *               "scope": "3",
-                     *               "value": 57861588,
+                     *               "value": 22550000,
                      *               "unit": "tCO2e",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "traceability_source_url": "http://localhost:8080/trace/ad5b1180-c4b9-5769-836b-46f19c89e0b3"
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "status": 204,
-                     *           "data": []
+                     *           "status": 404,
+                     *           "detail": "No data for reporting period 2023 of the given ticker on the given mic_code: not covered by any processed document. The company has no available period in this dataset yet.",
+                     *           "available_periods": []
                      *         },
                      *         {
                      *           "status": 404,
-                     *           "detail": "No company matches the given isin.",
+                     *           "detail": "No data for reporting period 2021 of the given ticker on the given mic_code: not covered by any processed document. The company has no available period in this dataset yet.",
                      *           "available_periods": []
                      *         }
                      *       ]
@@ -4167,22 +4159,22 @@ export interface operations {
             query: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -4235,44 +4227,24 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "reporting_period": 2025,
+                     *         "reporting_period": 2020,
                      *         "scope": "1",
-                     *         "value": 85.072,
+                     *         "value": 0.173,
                      *         "unit": "tCO2e/USD million",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "emissions_document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *         "revenue_document_id": "aa3c33d6-5528-5fb8-8471-202441d27dd3",
+                     *         "traceability_source_url": "http://localhost:8080/trace/9ec6aa20-be6f-512b-8b24-dda9a7db0b42~89ae49f0-d48b-5c69-8e62-a018fd5b0fe3"
                      *       },
                      *       {
-                     *         "reporting_period": 2025,
-                     *         "scope": "2-location",
-                     *         "value": 9.733,
-                     *         "unit": "tCO2e/USD million",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
-                     *       },
-                     *       {
-                     *         "reporting_period": 2025,
-                     *         "scope": "2-market",
-                     *         "value": 7.786,
-                     *         "unit": "tCO2e/USD million",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
-                     *       },
-                     *       {
-                     *         "reporting_period": 2025,
+                     *         "reporting_period": 2020,
                      *         "scope": "3",
-                     *         "value": 1020.865,
+                     *         "value": 82.145,
                      *         "unit": "tCO2e/USD million",
-                     *         "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *         "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *         "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *         "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "emissions_document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *         "revenue_document_id": "aa3c33d6-5528-5fb8-8471-202441d27dd3",
+                     *         "traceability_source_url": "http://localhost:8080/trace/ad5b1180-c4b9-5769-836b-46f19c89e0b3~89ae49f0-d48b-5c69-8e62-a018fd5b0fe3"
                      *       }
                      *     ]
                      */
@@ -4520,10 +4492,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -4623,22 +4607,22 @@ export interface operations {
             query?: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -4685,11 +4669,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *       "reporting_periods": [
-                     *         2024,
-                     *         2023,
-                     *         2022
+                     *         2020
                      *       ]
                      *     }
                      */
@@ -4862,10 +4844,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -4965,22 +4959,22 @@ export interface operations {
             query?: {
                 /**
                  * @description a stock ticker of 1 to 15 characters.
-                 * @example BETA
+                 * @example AAPL
                  */
                 ticker?: string;
                 /**
                  * @description one of the Market Identifier Codes listed in the API reference.
-                 * @example XNYS
+                 * @example XNGS
                  */
                 mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
                 /**
                  * @description a UUID. Takes precedence over every other identifier.
-                 * @example 00000000-0000-4000-8000-000000000002
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
                  */
                 company_id?: string;
                 /**
                  * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
-                 * @example US0378331005
+                 * @example DE0007164600
                  */
                 isin?: string;
                 /**
@@ -4990,17 +4984,17 @@ export interface operations {
                 lei?: string;
                 /**
                  * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
-                 * @example 2022
+                 * @example 2024
                  */
                 from?: number;
                 /**
                  * @description a year from 2020 to 2026: the latest period of the range (default 2026).
-                 * @example 2024
+                 * @example 2025
                  */
                 to?: number;
                 /**
                  * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
-                 * @example 3
+                 * @example 2
                  */
                 last?: number;
             };
@@ -5042,101 +5036,32 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *       "periods": [
                      *         {
-                     *           "reporting_period": 2024,
+                     *           "reporting_period": 2020,
                      *           "records": [
                      *             {
-                     *               "reporting_period": 2024,
+                     *               "reporting_period": 2020,
                      *               "scope": "1",
-                     *               "value": 116.074,
+                     *               "value": 0.173,
                      *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-050ccd30-d7af-49ab-a1cf-a108dee331f6~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "emissions_document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "revenue_document_id": "aa3c33d6-5528-5fb8-8471-202441d27dd3",
+                     *               "traceability_source_url": "http://localhost:8080/trace/9ec6aa20-be6f-512b-8b24-dda9a7db0b42~89ae49f0-d48b-5c69-8e62-a018fd5b0fe3"
                      *             },
                      *             {
-                     *               "reporting_period": 2024,
-                     *               "scope": "2-location",
-                     *               "value": 11.995,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-a0451eb0-3a66-4a6f-af49-206a2f3c3845~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2024,
-                     *               "scope": "2-market",
-                     *               "value": 9.596,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-645c0354-61f4-43e8-aba9-4ea9700fe7f3~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2024,
+                     *               "reporting_period": 2020,
                      *               "scope": "3",
-                     *               "value": 1044.666,
+                     *               "value": 82.145,
                      *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "367e4697-437d-4462-afaf-17103ad6301d",
-                     *               "revenue_document_id": "4e15a342-6c70-4f5d-a910-052343c71655",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-cbbbea52-7330-44eb-a057-72d3d95bcdf0~mock-b7e0dd57-cf9b-4071-a87f-d917e7ad8535"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "emissions_document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "revenue_document_id": "aa3c33d6-5528-5fb8-8471-202441d27dd3",
+                     *               "traceability_source_url": "http://localhost:8080/trace/ad5b1180-c4b9-5769-836b-46f19c89e0b3~89ae49f0-d48b-5c69-8e62-a018fd5b0fe3"
                      *             }
                      *           ]
-                     *         },
-                     *         {
-                     *           "reporting_period": 2023,
-                     *           "records": [
-                     *             {
-                     *               "reporting_period": 2023,
-                     *               "scope": "1",
-                     *               "value": 74.868,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-11963dc6-391f-485d-a469-a94f0cc92d1f~mock-ec795dfa-2612-409c-ac93-763e0876128f"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2023,
-                     *               "scope": "2-location",
-                     *               "value": 19.166,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-2efd32db-87d8-4239-a196-64b932efa471~mock-ec795dfa-2612-409c-ac93-763e0876128f"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2023,
-                     *               "scope": "2-market",
-                     *               "value": 15.333,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-e71f8d44-7edd-4869-a8d9-a0dfdfd1d1bf~mock-ec795dfa-2612-409c-ac93-763e0876128f"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2023,
-                     *               "scope": "3",
-                     *               "value": 1197.881,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "b9980301-1312-4b7b-a22f-40ae53dcd385",
-                     *               "revenue_document_id": "9200b3aa-898f-4327-aa0e-abf79bc1ea18",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-86e025d8-76cc-4b27-a9e8-2e994aae6109~mock-ec795dfa-2612-409c-ac93-763e0876128f"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "reporting_period": 2022,
-                     *           "records": []
                      *         }
                      *       ]
                      *     }
@@ -5363,10 +5288,22 @@ export interface operations {
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "did_you_mean": [
                      *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
                      *         }
                      *       ]
                      *     }
@@ -5474,17 +5411,18 @@ export interface operations {
                  * @example {
                  *       "jobs": [
                  *         {
-                 *           "ticker": "BETA",
+                 *           "ticker": "AAPL",
                  *           "reporting_period": -1
                  *         },
                  *         {
-                 *           "ticker": "BETA",
-                 *           "mic_code": "XNYS",
-                 *           "reporting_period": 2022
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2023
                  *         },
                  *         {
-                 *           "isin": "US0378331005",
-                 *           "reporting_period": 2023
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2021
                  *         }
                  *       ]
                  *     }
@@ -5552,54 +5490,35 @@ export interface operations {
                      *           "status": 200,
                      *           "data": [
                      *             {
-                     *               "reporting_period": 2025,
+                     *               "reporting_period": 2020,
                      *               "scope": "1",
-                     *               "value": 85.072,
+                     *               "value": 0.173,
                      *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-8103c48c-f028-457c-ac7e-a72a1dda3069~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "emissions_document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "revenue_document_id": "aa3c33d6-5528-5fb8-8471-202441d27dd3",
+                     *               "traceability_source_url": "http://localhost:8080/trace/9ec6aa20-be6f-512b-8b24-dda9a7db0b42~89ae49f0-d48b-5c69-8e62-a018fd5b0fe3"
                      *             },
                      *             {
-                     *               "reporting_period": 2025,
-                     *               "scope": "2-location",
-                     *               "value": 9.733,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-d1599ffb-9982-4a7a-a748-c86f17848ac7~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2025,
-                     *               "scope": "2-market",
-                     *               "value": 7.786,
-                     *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-3e78b906-e5b8-4e0a-acfa-fa6a3baef8ea~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
-                     *             },
-                     *             {
-                     *               "reporting_period": 2025,
+                     *               "reporting_period": 2020,
                      *               "scope": "3",
-                     *               "value": 1020.865,
+                     *               "value": 82.145,
                      *               "unit": "tCO2e/USD million",
-                     *               "company_id": "45d0b96a-4cdb-434c-a280-df7ccd2ca0ec",
-                     *               "emissions_document_id": "84a689fc-d1b9-4806-a1a1-e5c4bbe8399e",
-                     *               "revenue_document_id": "10f99443-0688-4ee3-acbf-b08872402ad7",
-                     *               "traceability_source_url": "http://localhost:8080/trace/mock-7f24550e-b1c6-4eaf-acac-aa0589968e66~mock-ae2cee6c-b981-4c2a-aaf0-732b596f3de4"
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "emissions_document_id": "707943ce-3759-5235-9180-9b71125eabd8",
+                     *               "revenue_document_id": "aa3c33d6-5528-5fb8-8471-202441d27dd3",
+                     *               "traceability_source_url": "http://localhost:8080/trace/ad5b1180-c4b9-5769-836b-46f19c89e0b3~89ae49f0-d48b-5c69-8e62-a018fd5b0fe3"
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "status": 204,
-                     *           "data": []
+                     *           "status": 404,
+                     *           "detail": "No data for reporting period 2023 of the given ticker on the given mic_code: not covered by any processed document. The company has no available period in this dataset yet.",
+                     *           "available_periods": []
                      *         },
                      *         {
                      *           "status": 404,
-                     *           "detail": "No company matches the given isin.",
+                     *           "detail": "No data for reporting period 2021 of the given ticker on the given mic_code: not covered by any processed document. The company has no available period in this dataset yet.",
                      *           "available_periods": []
                      *         }
                      *       ]
@@ -5969,7 +5888,7 @@ export interface operations {
             query: {
                 /**
                  * @description text of 1 to 100 characters.
-                 * @example beta
+                 * @example 0000320193
                  */
                 query: string;
             };
@@ -6012,10 +5931,10 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "company_id": "00000000-0000-4000-8000-000000000002",
-                     *         "company_name": "Beta Corporation",
-                     *         "ticker": "BETA",
-                     *         "mic_code": "XNYS",
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "company_name": "Apple Inc.",
+                     *         "ticker": "AAPL",
+                     *         "mic_code": "XNGS",
                      *         "country": "United States"
                      *       }
                      *     ]
@@ -6284,11 +6203,11 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "company_id": "00000000-0000-4000-8000-000000000002",
-                     *         "company_name": "Beta Corporation",
-                     *         "ticker": "BETA",
-                     *         "mic_code": "XNYS",
-                     *         "country": "United States"
+                     *         "company_id": "0002bfac-873b-5e1b-bb78-fe89d1526f8f",
+                     *         "company_name": "CRISPR Therapeutics AG",
+                     *         "ticker": "CRSP",
+                     *         "mic_code": "XNGS",
+                     *         "country": null
                      *       }
                      *     ]
                      */
@@ -6558,11 +6477,14 @@ export interface operations {
                  * @example {
                  *       "jobs": [
                  *         {
-                 *           "ticker": "BETA",
-                 *           "mic_code": "XNYS"
+                 *           "ticker": "AAPL",
+                 *           "mic_code": "XNGS"
                  *         },
                  *         {
-                 *           "cik": "0000320193"
+                 *           "isin": "DE0007164600"
+                 *         },
+                 *         {
+                 *           "cik": "0000000001"
                  *         }
                  *       ]
                  *     }
@@ -6631,11 +6553,21 @@ export interface operations {
                      *         {
                      *           "status": 200,
                      *           "data": {
-                     *             "company_id": "00000000-0000-4000-8000-000000000002",
-                     *             "company_name": "Beta Corporation",
-                     *             "ticker": "BETA",
-                     *             "mic_code": "XNYS",
+                     *             "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *             "company_name": "Apple Inc.",
+                     *             "ticker": "AAPL",
+                     *             "mic_code": "XNGS",
                      *             "country": "United States"
+                     *           }
+                     *         },
+                     *         {
+                     *           "status": 200,
+                     *           "data": {
+                     *             "company_id": "fc74bd92-fd60-5ad0-8646-c336111fccbb",
+                     *             "company_name": "SAP SE",
+                     *             "ticker": "SAP",
+                     *             "mic_code": "XETR",
+                     *             "country": "Germany"
                      *           }
                      *         },
                      *         {
@@ -7191,7 +7123,7 @@ export interface operations {
             path: {
                 /**
                  * @description a data point id: a UUID, or for an intensity two UUIDs joined by "~".
-                 * @example 20000000-0000-4000-8000-000000000003
+                 * @example 89655bb7-eb62-5c3f-8b67-3badddfbe060
                  */
                 id: string;
             };
@@ -7231,55 +7163,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data_point_id": "20000000-0000-4000-8000-000000000003",
-                     *       "company_id": "00000000-0000-4000-8000-000000000002",
-                     *       "company_name": "Beta Corporation",
+                     *       "data_point_id": "89655bb7-eb62-5c3f-8b67-3badddfbe060",
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *       "company_name": "Apple Inc.",
                      *       "metric": "Total Revenue",
-                     *       "concept": "us-gaap:Revenues",
-                     *       "reporting_period": 2023,
+                     *       "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+                     *       "reporting_period": 2025,
                      *       "period": {
-                     *         "start": "2023-01-01",
-                     *         "end": "2023-12-31"
+                     *         "start": "2024-09-29",
+                     *         "end": "2025-09-27"
                      *       },
                      *       "filing": {
                      *         "form": "10-K",
-                     *         "accession": "0000000002-24-000003",
-                     *         "filed_on": "2024-02-20",
-                     *         "main_document_url": "https://www.sec.gov/Archives/edgar/data/2/000000000224000003/beta-20231231.htm"
+                     *         "accession": "0000320193-25-000079",
+                     *         "filed_on": "2025-10-31",
+                     *         "main_document_url": "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm"
                      *       },
-                     *       "candidates": [
-                     *         {
-                     *           "concept": "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
-                     *           "value": 7700000000
-                     *         }
-                     *       ],
-                     *       "confirmed_by": [
-                     *         {
-                     *           "document_id": "10000000-0000-4000-8000-000000000004",
-                     *           "title": "Beta Form 10-K 2024",
-                     *           "source_url": "https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2024.htm",
-                     *           "published_on": "2025-02-18",
-                     *           "value": 7743000000
-                     *         }
-                     *       ],
+                     *       "candidates": [],
+                     *       "confirmed_by": [],
                      *       "document": {
-                     *         "document_id": "10000000-0000-4000-8000-000000000003",
-                     *         "title": "Beta Form 10-K 2023",
-                     *         "source_url": "https://www.sec.gov/Archives/edgar/data/0000000002/beta-10k-2023.htm",
-                     *         "published_on": "2024-02-20",
+                     *         "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *         "title": "Apple Inc.: 10-K filed 2025-10-31 (accession 0000320193-25-000079)",
+                     *         "source_url": "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/0000320193-25-000079-index.htm",
+                     *         "published_on": "2025-10-31",
                      *         "status": "processed"
                      *       },
-                     *       "original_ccy": "EUR",
+                     *       "original_ccy": "USD",
                      *       "values_included": true,
                      *       "values": {
-                     *         "value": 8362000000,
+                     *         "value": 416161000000,
                      *         "ccy": "USD",
-                     *         "original_value": 7742592593,
-                     *         "original_ccy": "EUR",
-                     *         "fx_rate": "1.08",
-                     *         "fx_source": "ECB yearly average 2023"
+                     *         "original_value": 416161000000,
+                     *         "original_ccy": "USD",
+                     *         "fx_rate": "1",
+                     *         "fx_source": "USD figure, no conversion"
                      *       },
-                     *       "traceability_source_url": "http://localhost:8080/trace/20000000-0000-4000-8000-000000000003"
+                     *       "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
                      *     }
                      */
                     "application/json": components["schemas"]["Provenance"] | components["schemas"]["GhgEmissionProvenance"] | components["schemas"]["GhgIntensityProvenance"];
@@ -7405,15 +7324,7 @@ export interface operations {
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No data point has this id.",
-                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "did_you_mean": [
-                     *         {
-                     *           "company_id": "00000000-0000-4000-8000-000000000002",
-                     *           "company_name": "Beta Corporation",
-                     *           "ticker": "BETA",
-                     *           "mic_code": "XNYS"
-                     *         }
-                     *       ]
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

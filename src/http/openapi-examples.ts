@@ -1,0 +1,270 @@
+/**
+ * The examples of the OpenAPI document (and so of the /docs reference page): real figures of real
+ * companies exactly as the demo dataset serves them, ids included, so that a reader can make each
+ * call against a demo server and get the answer shown. test/openapi.examples.test.ts calls every
+ * example against the demo and fails when an answer no longer matches (the demo changed): update
+ * the figures here from its output.
+ *
+ * Apple Inc. (AAPL on Nasdaq Global Select, CIK 0000320193): revenue from its 10-K filings (fiscal
+ * 2025 ended 27 September 2025: 416,161,000,000 USD), emissions from its Environmental Progress
+ * Report 2021 (calendar 2020, page 67). adidas AG (ADS on Xetra) shows a figure reported in EUR.
+ */
+
+type Json = Record<string, unknown>;
+
+const APPLE_ID = '881c005d-55e9-5f65-b1af-0632fd1b08ab';
+const ADIDAS_ID = 'eec95766-1e63-581e-bc61-c45da5fc31ea';
+
+/** Apple's company record, as search, resolve and list answer it. */
+export const EXAMPLE_COMPANY = {
+  company_id: APPLE_ID,
+  company_name: 'Apple Inc.',
+  ticker: 'AAPL',
+  mic_code: 'XNGS',
+  country: 'United States',
+};
+
+/** Data points: Apple's fiscal 2025 and 2024 revenue, its 2020 Scope 1 and 3 emissions, its 2020 revenue; adidas's 2023 revenue. */
+const POINT = {
+  revenue2025: '89655bb7-eb62-5c3f-8b67-3badddfbe060',
+  revenue2024: '0bf2becf-b331-58f8-878c-bfa6dff4bc27',
+  revenue2020: '89ae49f0-d48b-5c69-8e62-a018fd5b0fe3',
+  scope1: '9ec6aa20-be6f-512b-8b24-dda9a7db0b42',
+  scope3: 'ad5b1180-c4b9-5769-836b-46f19c89e0b3',
+  adidas2023: '4a115f84-82de-57a4-88c5-57358bef9a15',
+};
+
+const DOCUMENT = {
+  tenK2025: '14c6f503-5c02-5f69-8b7e-e7d5df3aaf92',
+  tenK2024: '5993d98f-37f4-566a-8eab-721376cc5f7b',
+  tenK2020: 'aa3c33d6-5528-5fb8-8471-202441d27dd3',
+  environment2021: '707943ce-3759-5235-9180-9b71125eabd8',
+  adidas2023: '78ffdd21-8311-5d52-8bc3-7a2c7d5096db',
+};
+
+/** The value each parameter takes in the examples (the reference page's calls are built from them). */
+export const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  ticker: 'AAPL',
+  mic_code: 'XNGS',
+  company_id: APPLE_ID,
+  // SAP SE's ISIN (the demo has no ISIN for Apple), and Apple's LEI as GLEIF records it (the demo has no LEIs).
+  isin: 'DE0007164600',
+  lei: 'HWUPKR0MPOU8FGXBT394',
+  reporting_period: -1,
+  query: '0000320193',
+  from: 2024,
+  to: 2025,
+  last: 2,
+  id: POINT.revenue2025,
+};
+
+/** The bodies of the POST operations' examples: a dataset's batch, company resolution. */
+export const REQUEST_EXAMPLES: { batch: Json; resolve: Json } = {
+  batch: {
+    jobs: [
+      { ticker: 'AAPL', reporting_period: -1 },
+      { ticker: 'ADS', mic_code: 'XETR', reporting_period: 2023 },
+      { ticker: 'ADS', mic_code: 'XETR', reporting_period: 2021 },
+    ],
+  },
+  resolve: { jobs: [{ ticker: 'AAPL', mic_code: 'XNGS' }, { isin: 'DE0007164600' }, { cik: '0000000001' }] },
+};
+
+/** The companies a 404 for `ticker=APPL` suggests (its problem details' `did_you_mean`). */
+export const NOT_FOUND_EXAMPLE = {
+  ticker: 'APPL',
+  did_you_mean: [
+    { company_id: APPLE_ID, company_name: 'Apple Inc.', ticker: 'AAPL', mic_code: 'XNGS' },
+    { company_id: 'de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841', company_name: 'AppLovin', ticker: 'APP', mic_code: 'XNGS' },
+    {
+      company_id: 'f1e2b4b2-264b-592d-a52b-fabc2b4d53c4',
+      company_name: 'Applied Digital Corp.',
+      ticker: 'APLD',
+      mic_code: 'XNGS',
+    },
+  ],
+};
+
+/** Apple's revenue of a fiscal year, reported in USD in its 10-K. */
+function appleRevenue(publicUrl: string, period: number, value: number, documentId: string, point: string): Json {
+  return {
+    year_of_disclosure: period,
+    reporting_period: period,
+    metric: 'Total Revenue',
+    value,
+    ccy: 'USD',
+    original_value: value,
+    original_ccy: 'USD',
+    company_id: APPLE_ID,
+    document_id: documentId,
+    traceability_source_url: `${publicUrl}/trace/${point}`,
+  };
+}
+
+function revenues(publicUrl: string) {
+  const fy2025 = appleRevenue(publicUrl, 2025, 416161000000, DOCUMENT.tenK2025, POINT.revenue2025);
+  const fy2024 = appleRevenue(publicUrl, 2024, 391035000000, DOCUMENT.tenK2024, POINT.revenue2024);
+  const adidas2023 = {
+    year_of_disclosure: 2024,
+    reporting_period: 2023,
+    metric: 'Total Revenue',
+    value: 23168342880,
+    ccy: 'USD',
+    original_value: 21427000000,
+    original_ccy: 'EUR',
+    company_id: ADIDAS_ID,
+    document_id: DOCUMENT.adidas2023,
+    traceability_source_url: `${publicUrl}/trace/${POINT.adidas2023}`,
+  };
+  return { fy2025, fy2024, adidas2023 };
+}
+
+/** Apple's 2020 Scope 1 and Scope 3 emissions (Environmental Progress Report 2021, page 67). */
+function emissions(publicUrl: string): Json[] {
+  return [
+    ['1', 47430, POINT.scope1],
+    ['3', 22550000, POINT.scope3],
+  ].map(([scope, value, point]) => ({
+    year_of_disclosure: 2021,
+    reporting_period: 2020,
+    scope,
+    value,
+    unit: 'tCO2e',
+    company_id: APPLE_ID,
+    document_id: DOCUMENT.environment2021,
+    traceability_source_url: `${publicUrl}/trace/${point}`,
+  }));
+}
+
+/** The same emissions per USD million of Apple's fiscal 2020 revenue. */
+function intensity(publicUrl: string): Json[] {
+  return [
+    ['1', 0.173, POINT.scope1],
+    ['3', 82.145, POINT.scope3],
+  ].map(([scope, value, point]) => ({
+    reporting_period: 2020,
+    scope,
+    value,
+    unit: 'tCO2e/USD million',
+    company_id: APPLE_ID,
+    emissions_document_id: DOCUMENT.environment2021,
+    revenue_document_id: DOCUMENT.tenK2020,
+    traceability_source_url: `${publicUrl}/trace/${point}~${POINT.revenue2020}`,
+  }));
+}
+
+/** What a batch job for adidas answers when the dataset has no figure for its period. */
+function noPeriod(period: number, available: number[]): Json {
+  const which = `No data for reporting period ${period} of the given ticker on the given mic_code: not covered by any processed document.`;
+  return {
+    status: 404,
+    detail:
+      available.length === 0
+        ? `${which} The company has no available period in this dataset yet.`
+        : `${which} Available periods: ${available.join(', ')} (the free periods endpoint lists them).`,
+    available_periods: available,
+  };
+}
+
+/** The 200 answer of every operation, by operationId, for a server whose public base URL is `publicUrl`. */
+export function responseExamples(publicUrl: string): Record<string, unknown> {
+  const r = revenues(publicUrl);
+  const ghg = emissions(publicUrl);
+  const perMillion = intensity(publicUrl);
+  const ghgBatch = (records: Json[]) => ({ results: [{ status: 200, data: records }, noPeriod(2023, []), noPeriod(2021, [])] });
+  return {
+    getRevenues: [r.fy2025],
+    getRevenuePeriods: {
+      company_id: APPLE_ID,
+      reporting_periods: [
+        2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015, 2014, 2013, 2012, 2011, 2010, 2009, 2008, 2007,
+      ],
+    },
+    getRevenuesHistory: {
+      company_id: APPLE_ID,
+      periods: [
+        { reporting_period: 2025, records: [r.fy2025] },
+        { reporting_period: 2024, records: [r.fy2024] },
+      ],
+    },
+    getRevenuesBatch: {
+      results: [{ status: 200, data: [r.fy2025] }, { status: 200, data: [r.adidas2023] }, noPeriod(2021, [2023, 2022])],
+    },
+    getGhgEmissions: ghg,
+    getGhgEmissionsPeriods: { company_id: APPLE_ID, reporting_periods: [2020] },
+    getGhgEmissionsHistory: { company_id: APPLE_ID, periods: [{ reporting_period: 2020, records: ghg }] },
+    getGhgEmissionsBatch: ghgBatch(ghg),
+    getGhgIntensity: perMillion,
+    getGhgIntensityPeriods: { company_id: APPLE_ID, reporting_periods: [2020] },
+    getGhgIntensityHistory: { company_id: APPLE_ID, periods: [{ reporting_period: 2020, records: perMillion }] },
+    getGhgIntensityBatch: ghgBatch(perMillion),
+    searchCompanies: [EXAMPLE_COMPANY],
+    resolveCompanies: {
+      results: [
+        { status: 200, data: EXAMPLE_COMPANY },
+        {
+          status: 200,
+          data: {
+            company_id: 'fc74bd92-fd60-5ad0-8646-c336111fccbb',
+            company_name: 'SAP SE',
+            ticker: 'SAP',
+            mic_code: 'XETR',
+            country: 'Germany',
+          },
+        },
+        { status: 404, detail: 'No company matches the given cik.' },
+      ],
+    },
+    // The first company of the list (ordered by company_id); the list holds every company of the demo.
+    listCompanies: [
+      {
+        company_id: '0002bfac-873b-5e1b-bb78-fe89d1526f8f',
+        company_name: 'CRISPR Therapeutics AG',
+        ticker: 'CRSP',
+        mic_code: 'XNGS',
+        country: null,
+      },
+    ],
+    getAccount: {
+      account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
+      balance: 975,
+      subscription: 'revenues',
+      subscriptions: ['revenues', 'ghg'],
+    },
+    getProvenance: {
+      data_point_id: POINT.revenue2025,
+      company_id: APPLE_ID,
+      company_name: 'Apple Inc.',
+      metric: 'Total Revenue',
+      concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
+      reporting_period: 2025,
+      period: { start: '2024-09-29', end: '2025-09-27' },
+      filing: {
+        form: '10-K',
+        accession: '0000320193-25-000079',
+        filed_on: '2025-10-31',
+        main_document_url: 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm',
+      },
+      candidates: [],
+      confirmed_by: [],
+      document: {
+        document_id: DOCUMENT.tenK2025,
+        title: 'Apple Inc.: 10-K filed 2025-10-31 (accession 0000320193-25-000079)',
+        source_url: 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/0000320193-25-000079-index.htm',
+        published_on: '2025-10-31',
+        status: 'processed',
+      },
+      original_ccy: 'USD',
+      values_included: true,
+      values: {
+        value: 416161000000,
+        ccy: 'USD',
+        original_value: 416161000000,
+        original_ccy: 'USD',
+        fx_rate: '1',
+        fx_source: 'USD figure, no conversion',
+      },
+      traceability_source_url: `${publicUrl}/trace/${POINT.revenue2025}`,
+    },
+  };
+}

@@ -120,6 +120,10 @@ describe.each(dialects())('the demo dataset (%s)', (dialect) => {
     expect(await nameOf((await periods('ticker=AAL')).company_id)).toBe('American Airlines Group Inc.');
     const search = (await t.get('/api/v1/companies/search?query=open%20text', caller.key)).json<Array<{ company_id: string }>>();
     expect(search.filter((c) => c.company_id === otex.company_id)).toHaveLength(1);
+    // Namesakes a reviewer found to be two issuers stay apart (src/demo/entity-review.ts).
+    expect((await periods('ticker=ITP&mic_code=XPAR')).company_id).not.toBe(
+      (await periods('ticker=IPAR&mic_code=XNGS')).company_id,
+    );
   });
 
   it('has fewer than 1% of companies sharing a normalized name with another of the same country', async () => {

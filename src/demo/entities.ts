@@ -1,5 +1,6 @@
 import { words } from '../catalog/search/normalize-name.js';
 import type { Companies, DemoCompany } from './companies.js';
+import { REVIEWED_APART } from './entity-review.js';
 import { matchKey } from './ghg-match.js';
 
 /** The outcome of {@link mergeEntities}: merged companies' ids point at the company they became. */
@@ -53,8 +54,8 @@ const sameForm = (a: DemoCompany, b: DemoCompany) => {
  * reads names) and the same country are listings of one company. A company whose country no
  * source gives (the SEC's ticker list names none) is of the one country its namesakes have; where
  * they have several, or where its legal form differs from theirs (Castellum, Inc. is not
- * Castellum AB), it stays apart, as do namesakes that are different SEC registrants (different
- * CIKs). The company kept is the SEC registrant, if one is in the group (its filed figures keep
+ * Castellum AB), or where a reviewer found them different issuers (entity-review.ts), it stays
+ * apart, as do namesakes that are different SEC registrants (different CIKs). The company kept is the SEC registrant, if one is in the group (its filed figures keep
  * their company), else the first added; it takes the known country, a name not in capitals, and
  * the home listing (the first listing of the first company with a known country) as its primary.
  */
@@ -73,7 +74,8 @@ export function mergeEntities(companies: Companies): EntityMerge {
     const known = group.filter((c) => c.country !== null);
     let formsDiffer = false;
     for (const c of group) {
-      const joins = c.country === null && countries.length === 1 && known.every((k) => sameForm(k, c));
+      const joins =
+        c.country === null && countries.length === 1 && !REVIEWED_APART.has(key) && known.every((k) => sameForm(k, c));
       if (c.country === null && countries.length === 1 && !joins) formsDiffer = true;
       const country = c.country ?? (joins ? countries[0] : undefined);
       const setKey = country ?? `unknown:${c.id}`;
@@ -113,13 +115,14 @@ export function mergeEntities(companies: Companies): EntityMerge {
       result.keptApart += apart.length;
       const registrants = new Set(group.map(cikOf).filter((c) => c !== null)).size;
       const why =
-        countries.length > 1
+        REVIEWED_APART.get(key) ??
+        (countries.length > 1
           ? `different countries (${countries.join(', ')})`
           : formsDiffer
             ? `different legal forms (${[...new Set(group.map((c) => legalForm(c.name) || 'none'))].join(' / ')})`
             : registrants === group.length
               ? 'different SEC registrants (different CIKs), no country given'
-              : 'no country given to tell them apart';
+              : 'no country given to tell them apart');
       result.lines.push(`entities: "${key}": kept apart, ${why}: ${apart.join('; ')}`);
     }
   }

@@ -49,6 +49,7 @@ button.secondary{background:#fff;color:var(--accent)}button.danger{background:#b
 label{display:block;font-weight:600;margin-top:.75rem}input,select{font:inherit;padding:.4rem;border:1px solid var(--muted);border-radius:6px;width:100%;max-width:24rem}
 .notice{padding:.75rem 1rem;border-left:4px solid var(--accent);background:var(--soft);margin:1rem 0}.error{border-color:#b42318}
 .key,.key code{word-break:break-all;white-space:pre-wrap}
+p,li,td,h1,h2,h3{overflow-wrap:anywhere}
 textarea{font:14px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;padding:.5rem;border:1px solid var(--muted);border-radius:6px;width:100%}
 textarea:focus{outline:3px solid #f2b600;outline-offset:2px}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}

@@ -30,7 +30,8 @@ describe.runIf(dialects().includes('sqlite'))('bin/corpdata backup (sqlite)', ()
   });
 
   it('copies the live database while requests are billed, and the restored copy has every ledger intact', async () => {
-    const accounts = await Promise.all([1, 2, 3].map(() => t.account({ credits: 400 })));
+    // Credits enough that no account runs dry while the load runs, however long the backup takes.
+    const accounts = await Promise.all([1, 2, 3].map(() => t.account({ credits: 1_000_000 })));
     let stop = false;
     let billed = 0;
     const load = accounts.map(async (a, i) => {

@@ -1,33 +1,12 @@
-import { createReadStream, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
-import { type ByteLimit, limitedChunks, tooLarge } from '../core/byte-limit.js';
 import { ImportError } from '../core/issues.js';
 import { JsonReader } from '../core/json-reader.js';
-import { inputKind, openRegularFile } from '../core/regular-file.js';
+import { readCikJsonInputs } from '../sec-filings/cik-json-inputs.js';
 import type { FiledFact } from '../sec-filings/filed-figures.js';
 import type { Filer } from '../sec-filings/ingest-filings.js';
 import { conceptRank, isAccession, isIsoDate, normalizeCik } from '../sec-filings/rules.js';
-import { entryChunks, zipEntries } from '../sec-filings/zip-entries.js';
 
 const FILE_RE = /^CIK[0-9]{10}\.json$/i;
-
-/** The JSON limit of `limits`, with the setting that raises it. */
-export const jsonLimit = (limits: IngestLimits): ByteLimit => ({
-  bytes: limits.maxJsonBytes,
-  setting: 'CORPDATA_INGEST_MAX_JSON_BYTES',
-});
-
-/** The bytes of a regular file, refused unread when it is larger than `limit`, and while reading past it. */
-export function fileChunks(path: string, limit: ByteLimit): AsyncIterable<Buffer> {
-  const { fd, size } = openRegularFile(path);
-  const stream = createReadStream(path, { fd, highWaterMark: 1 << 20 });
-  if (size > limit.bytes) {
-    stream.destroy();
-    throw tooLarge(path, limit, size);
-  }
-  return limitedChunks(stream as AsyncIterable<Buffer>, limit, path);
-}
 
 /**
  * The filers of SEC companyfacts input, one file at a time: `CIK##########.json` files, folders
@@ -37,47 +16,8 @@ export function fileChunks(path: string, limit: ByteLimit): AsyncIterable<Buffer
  * companyfacts JSON stops the read with an {@link ImportError} naming it (and the fact, where
  * one is at fault).
  */
-export async function* readCompanyFacts(
-  paths: readonly string[],
-  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
-): AsyncGenerator<Filer> {
-  const limit = jsonLimit(limits);
-  for (const path of paths) {
-    if (inputKind(path) === 'folder') {
-      const files = readdirSync(path)
-        .filter((f) => FILE_RE.test(f))
-        .sort();
-      if (files.length === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json file' }]);
-      for (const f of files) yield await readFiler(fileChunks(join(path, f), limit), join(path, f));
-    } else if (path.toLowerCase().endsWith('.zip')) {
-      yield* readZip(path, limit);
-    } else {
-      yield await readFiler(fileChunks(path, limit), path);
-    }
-  }
-}
-
-async function* readZip(path: string, limit: ByteLimit): AsyncGenerator<Filer> {
-  let entries = 0;
-  try {
-    for await (const entry of zipEntries(path)) {
-      if (!FILE_RE.test(basename(entry.name))) continue;
-      const source = `${path}:${entry.name}`;
-      let filer: Filer;
-      try {
-        filer = await readFiler(entryChunks(entry, limit, source), source);
-      } catch (error) {
-        if (error instanceof ImportError) throw error;
-        throw new ImportError([{ file: source, line: 0, message: `cannot be read from the zip: ${(error as Error).message}` }]);
-      }
-      entries++;
-      yield filer;
-    }
-  } catch (error) {
-    if (error instanceof ImportError) throw error;
-    throw new ImportError([{ file: path, line: 0, message: `is not a readable zip: ${(error as Error).message}` }]);
-  }
-  if (entries === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json entry' }]);
+export function readCompanyFacts(paths: readonly string[], limits: IngestLimits = DEFAULT_INGEST_LIMITS): AsyncGenerator<Filer> {
+  return readCikJsonInputs(paths, limits, FILE_RE, (chunks, source) => readFiler(chunks, source));
 }
 
 type Json = Record<string, unknown>;

@@ -1,13 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import type { ByteLimit } from '../core/byte-limit.js';
 import { ImportError } from '../core/issues.js';
 import { JsonReader } from '../core/json-reader.js';
-import { inputKind } from '../core/regular-file.js';
-import { fileChunks, jsonLimit } from '../sec-companyfacts/read-companyfacts.js';
+import { jsonLimit, readCikJsonInputs } from '../sec-filings/cik-json-inputs.js';
 import { isAccession, normalizeCik } from '../sec-filings/rules.js';
-import { entryChunks, zipEntries } from '../sec-filings/zip-entries.js';
 
 /** SEC's own names: `CIK##########.json`, and the pages of older filings `CIK##########-submissions-001.json`. */
 const FILE_RE = /^CIK([0-9]{10})(-submissions-[0-9]{3})?\.json$/i;
@@ -36,47 +32,12 @@ export interface Submissions {
  * documents are kept. A file that is not submissions JSON stops the read with an
  * {@link ImportError} naming it (and the filing at fault, by its place in the lists).
  */
-export async function* readSubmissions(
+export function readSubmissions(
   paths: readonly string[],
   limits: IngestLimits = DEFAULT_INGEST_LIMITS,
 ): AsyncGenerator<Submissions> {
   const limit = jsonLimit(limits);
-  for (const path of paths) {
-    if (inputKind(path) === 'folder') {
-      const files = readdirSync(path)
-        .filter((f) => FILE_RE.test(f))
-        .sort();
-      if (files.length === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json file' }]);
-      for (const f of files) yield await readFile(fileChunks(join(path, f), limit), join(path, f), f, limit);
-    } else if (path.toLowerCase().endsWith('.zip')) {
-      yield* readZip(path, limit);
-    } else {
-      yield await readFile(fileChunks(path, limit), path, basename(path), limit);
-    }
-  }
-}
-
-async function* readZip(path: string, limit: ByteLimit): AsyncGenerator<Submissions> {
-  let entries = 0;
-  try {
-    for await (const entry of zipEntries(path)) {
-      if (!FILE_RE.test(basename(entry.name))) continue;
-      const source = `${path}:${entry.name}`;
-      let read: Submissions;
-      try {
-        read = await readFile(entryChunks(entry, limit, source), source, basename(entry.name), limit);
-      } catch (error) {
-        if (error instanceof ImportError) throw error;
-        throw new ImportError([{ file: source, line: 0, message: `cannot be read from the zip: ${(error as Error).message}` }]);
-      }
-      entries++;
-      yield read;
-    }
-  } catch (error) {
-    if (error instanceof ImportError) throw error;
-    throw new ImportError([{ file: path, line: 0, message: `is not a readable zip: ${(error as Error).message}` }]);
-  }
-  if (entries === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json entry' }]);
+  return readCikJsonInputs(paths, limits, FILE_RE, (chunks, source, name) => readFile(chunks, source, name, limit));
 }
 
 type Json = Record<string, unknown>;

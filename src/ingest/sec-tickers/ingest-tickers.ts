@@ -7,7 +7,7 @@ import { ImportError } from '../core/issues.js';
 import { JsonReader } from '../core/json-reader.js';
 import { StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
-import { fileChunks, jsonLimit } from '../sec-companyfacts/read-companyfacts.js';
+import { fileChunks, jsonLimit } from '../sec-filings/cik-json-inputs.js';
 import { normalizeCik, secCompanyId } from '../sec-filings/rules.js';
 
 /** One row of SEC's ticker files: the exchange only in company_tickers_exchange.json. */

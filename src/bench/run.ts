@@ -11,6 +11,7 @@ import { TEST_TOKEN } from '../auth/test-token.js';
 import { DEMO_BUNDLE_DIR } from '../cli/open-database.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
+import { FIRST_YEAR } from '../http/routes/history.js';
 import { importBundle } from '../ingest/bundle/import-bundle.js';
 import { pgbenchDebit } from './pgbench.js';
 import { benchSearch } from './search-bench.js';
@@ -67,6 +68,8 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
     .selectFrom('revenue_points as p')
     .innerJoin('listings as l', (j) => j.onRef('l.company_id', '=', 'p.company_id').on('l.is_primary', '=', 1))
     .select(['l.ticker', 'l.mic_code', 'p.reporting_period'])
+    // A period the API can be asked for by its year (the demo also holds older filed years).
+    .where('p.reporting_period', '>=', FIRST_YEAR)
     .orderBy('p.point_id')
     .executeTakeFirstOrThrow();
   const account = await createAccount(db.kysely, { email: 'bench@example.com', credits: 50_000_000, now: new Date() });
@@ -192,8 +195,8 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       const call = (target: string) =>
         fetch(`http://127.0.0.1:${appPort}${target}`, { headers: { authorization: `Bearer ${key}` } });
       const bought = await call(path);
-      if (bought.status !== 200) reject(new Error(`target answered ${bought.status}: ${await bought.text()}`));
-      await bought.text();
+      const boughtText = await bought.text();
+      if (bought.status !== 200) return reject(new Error(`target answered ${bought.status}: ${boughtText}`));
       // The repeat is what is measured: its headers (a cost of 1) are the ones the bare route copies.
       const res = await call(path);
       const search = await call(SEARCH_PATH);

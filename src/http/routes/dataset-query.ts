@@ -3,6 +3,24 @@ import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/iden
 import { micCodeSchema, ReportingPeriod } from '../schemas.js';
 
 /** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
+/** An ISIN parameter or field, as every call that takes one checks it. */
+export const isinSchema = () =>
+  Type.String({
+    minLength: 12,
+    maxLength: 12,
+    pattern: ISIN_PATTERN,
+    description: `exactly 12 characters matching ${ISIN_PATTERN}.`,
+  });
+
+/** An LEI parameter or field, as every call that takes one checks it. */
+export const leiSchema = () =>
+  Type.String({
+    minLength: 20,
+    maxLength: 20,
+    pattern: LEI_PATTERN,
+    description: `exactly 20 characters matching ${LEI_PATTERN}.`,
+  });
+
 export const RevenuesQuery = Type.Object(
   {
     ticker: Type.Optional(
@@ -16,22 +34,8 @@ export const RevenuesQuery = Type.Object(
     company_id: Type.Optional(
       Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
     ),
-    isin: Type.Optional(
-      Type.String({
-        minLength: 12,
-        maxLength: 12,
-        pattern: ISIN_PATTERN,
-        description: `exactly 12 characters matching ${ISIN_PATTERN}.`,
-      }),
-    ),
-    lei: Type.Optional(
-      Type.String({
-        minLength: 20,
-        maxLength: 20,
-        pattern: LEI_PATTERN,
-        description: `exactly 20 characters matching ${LEI_PATTERN}.`,
-      }),
-    ),
+    isin: Type.Optional(isinSchema()),
+    lei: Type.Optional(leiSchema()),
     reporting_period: ReportingPeriod,
   },
   { additionalProperties: false },

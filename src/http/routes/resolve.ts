@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Catalog } from '../../catalog/catalog.js';
-import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
+import { TICKER_MAX_LENGTH, UUID_TEXT } from '../../catalog/identifiers.js';
 import { MIC_CODES } from '../../catalog/mic-codes.js';
 import { RESOLVE_CREDITS } from '../../credits/prices.js';
 import { mockCompany } from '../../mock/mock-data.js';
@@ -14,10 +14,11 @@ import { ApiError, badRequest } from '../errors.js';
 import { bodyChecker, jsonBodies, MAX_JOBS, postRoute } from '../json-body.js';
 import { CompanyRecordSchema, CreditHeaders, commonErrors, micCodeSchema, textResponse } from '../schemas.js';
 import { MOCK_STATUS_TICKERS } from '../test-mode.js';
+import { isinSchema, leiSchema } from './dataset-query.js';
 
 const MIC_RULE = 'one of the Market Identifier Codes listed in the API reference.';
 const MICS: ReadonlySet<string> = new Set(MIC_CODES);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(`^${UUID_TEXT}$`);
 
 function resolveBody<M extends ReturnType<typeof Type.String> | ReturnType<typeof micCodeSchema>>(mic: M) {
   return Type.Object(
@@ -26,22 +27,8 @@ function resolveBody<M extends ReturnType<typeof Type.String> | ReturnType<typeo
         Type.Object(
           {
             company_id: Type.Optional(Type.String({ format: 'uuid', description: 'a UUID.' })),
-            isin: Type.Optional(
-              Type.String({
-                minLength: 12,
-                maxLength: 12,
-                pattern: ISIN_PATTERN,
-                description: `exactly 12 characters matching ${ISIN_PATTERN}.`,
-              }),
-            ),
-            lei: Type.Optional(
-              Type.String({
-                minLength: 20,
-                maxLength: 20,
-                pattern: LEI_PATTERN,
-                description: `exactly 20 characters matching ${LEI_PATTERN}.`,
-              }),
-            ),
+            isin: Type.Optional(isinSchema()),
+            lei: Type.Optional(leiSchema()),
             cik: Type.Optional(
               Type.String({ pattern: '^[0-9]{1,10}$', description: 'an SEC CIK: 1 to 10 digits, leading zeros optional.' }),
             ),

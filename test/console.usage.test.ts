@@ -47,10 +47,10 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
     expect(first.text).toMatch(
       /Beta Corporation<\/a><\/td><td data-label="Ticker">BETA \(XNYS\)<\/td><td data-label="Period">2023<\/td>/,
     );
-    // Each dataset line says which charge it was; a search says the ledger has no query.
+    // Each dataset line says which charge it was; a search says what was searched.
     expect(first.text).toContain('Revenues: Beta Corporation, 2024: repeat');
     expect(first.text).toContain('Revenues: Beta Corporation, 2023: bought');
-    expect(first.text).toContain('Company search (the ledger does not keep the query)');
+    expect(first.text).toContain('Company search: “alpha”');
     expect(first.text).toMatch(/<code>revenues<\/code> \(Revenues\): <strong>held<\/strong>/);
 
     const page2 = await c.get('/account/usage?page=2');
@@ -91,6 +91,24 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
       /Revenues: Beta Corporation, 2024: bought<\/td><td data-label="Key">console<\/td>\s*<td data-label="Credits" class="num">-25<\/td><td data-label="Balance after" class="num">74<\/td>/,
     );
     expect(page.text).toMatch(/<code>ghg<\/code> \(GHG emissions, GHG intensity\): not held/);
+  });
+
+  it('keeps a search query on its ledger line, and shows it escaped', async () => {
+    const account = await t.account({ password: PASSWORD, credits: 10 });
+    const query = '<i>Beta & "Zeta"</i>';
+    expect((await api(`/api/v1/companies/search?query=${encodeURIComponent(query)}`, account.key)).cost).toBe(1);
+    const lines = await t.db.kysely
+      .selectFrom('ledger')
+      .select(['endpoint', 'detail', 'amount'])
+      .where('account_id', '=', account.accountId)
+      .where('kind', '=', 'charge')
+      .execute();
+    expect(lines).toEqual([{ endpoint: 'companies/search', detail: query, amount: -1 }]);
+    const c = new ConsoleClient(t.url);
+    expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
+    const page = await c.get('/account/usage');
+    expect(page.text).toContain('Company search: “&#60;i&#62;Beta &#38; &#34;Zeta&#34;&#60;/i&#62;”');
+    expect(page.text).not.toContain('<i>Beta');
   });
 
   it('refuses a key without a name, with a name too long or an unknown lifetime, saying why', async () => {

@@ -20,7 +20,7 @@ export interface UsageView {
 }
 
 const OTHER_ENDPOINTS: Record<string, string> = {
-  'companies/search': 'Company search (the ledger does not keep the query)',
+  'companies/search': 'Company search',
   'companies/list': 'Company list',
   'companies/resolve': 'Company resolution',
 };
@@ -35,7 +35,12 @@ export function describe(l: LedgerLine): string {
   // A history's or a batch's lines, one per company-period, name the dataset with a suffix.
   const [name, via] = (l.endpoint ?? '').split('/');
   const dataset = DATASETS.find((d) => d.name === name);
-  if (dataset === undefined) return l.endpoint === null ? 'Call' : (OTHER_ENDPOINTS[l.endpoint] ?? l.endpoint);
+  if (dataset === undefined) {
+    if (l.endpoint === null) return 'Call';
+    const what = OTHER_ENDPOINTS[l.endpoint] ?? l.endpoint;
+    // Lines written before the ledger kept a search's query have none.
+    return l.detail === null ? what : `${what}: “${l.detail}”`;
+  }
   const label = via === undefined ? dataset.label : `${dataset.label} (${via})`;
   if (l.companyName === null) return label;
   const what = `${label}: ${l.companyName}, ${l.reportingPeriod ?? ''}`;

@@ -14,6 +14,8 @@ export interface LedgerLine {
   keyName: string | null;
   companyName: string | null;
   reportingPeriod: number | null;
+  /** What the charge was for beyond endpoint and company-period (a company search's query), when kept. */
+  detail: string | null;
   /** True when the account holds the purchase this line names (its endpoint's dataset, company and period). */
   bought: boolean;
 }
@@ -61,6 +63,7 @@ export async function ledgerPage(
       'k.name as key_name',
       'c.name as company_name',
       'l.reporting_period',
+      'l.detail',
       'p.company_id as bought_company',
     ])
     .where('l.account_id', '=', accountId);
@@ -80,6 +83,7 @@ export async function ledgerPage(
     keyName: r.key_name,
     companyName: r.company_name,
     reportingPeriod: r.reporting_period,
+    detail: r.detail,
     bought: r.bought_company !== null,
   }));
   return { lines, hasNext: rows.length > LEDGER_PAGE_SIZE };

@@ -7,7 +7,7 @@ import { chargeParams } from './charge-function.js';
 /** The call of `charge_all`, migration 006-charge-all: `charge_batch`'s arguments, undone unless every call was charged. */
 const CALL =
   'select outcome, cost, balance from charge_all(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ' +
-  '?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::boolean[], ?::integer[], ?::integer[], ?::text[])';
+  '?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::boolean[], ?::integer[], ?::integer[], ?::text[], ?::text[])';
 
 const CHARGED = 1;
 

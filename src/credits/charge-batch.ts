@@ -12,7 +12,7 @@ const SQL = {
   debit: 'update accounts set balance = balance - ? where account_id = ? and balance >= ? returning balance',
   insertLedger:
     'insert into ledger (account_id, amount, balance_after, kind, endpoint, key_id, company_id, reporting_period, ' +
-    'request_id, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'request_id, created_at, detail) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   touchKey: 'update api_keys set last_used_at = ? where key_id = ?',
 } as const;
 
@@ -166,6 +166,7 @@ export function* chargeBatch(requests: readonly ChargeRequest[]): Generator<Fixe
           subject?.period ?? null,
           req.requestId,
           req.at,
+          req.detail ?? null,
         ];
       }),
     };

@@ -4,12 +4,12 @@ import type { ChargeRequest } from './charge.js';
 import { type BatchOutcome, batchPlan } from './charge-batch.js';
 
 /**
- * The call of `charge_batch`, the server-side function of migration 005-charge-function: the
+ * The call of `charge_batch`, the server-side function of migrations 005-charge-function and 009-ledger-detail: the
  * batch's calls as one array per field, in arrival order.
  */
 const CALL =
   'select outcome, cost, balance, last_entry from charge_batch(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ' +
-  '?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::boolean[], ?::integer[], ?::integer[], ?::text[])';
+  '?::integer[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[], ?::boolean[], ?::integer[], ?::integer[], ?::text[], ?::text[])';
 
 /**
  * The charges a batch committed, told by their request ids among the ledger entries of its
@@ -54,6 +54,7 @@ export function chargeParams(requests: readonly ChargeRequest[]): unknown[] {
     plan.first.map((i) => (i < 0 ? null : i + 1)),
     plan.buys.map((i) => i + 1),
     plan.accounts,
+    column((r) => r.detail ?? null),
   ];
 }
 

@@ -22,6 +22,8 @@ export interface ChargeRequest {
   subject?: { companyId: string; period: number };
   requestId: string;
   at: string;
+  /** Kept on the charge's ledger line (a company search's query), so the account holder sees what was paid for. */
+  detail?: string;
   /** Also stamp the key's last use, in the same transaction (the caller throttles how often). */
   touchKey?: boolean;
 }

@@ -142,6 +142,8 @@ export interface LedgerTable {
   reporting_period: number | null;
   request_id: string | null;
   created_at: string;
+  /** What the charge was for beyond endpoint and company-period: a company search's query; else null. */
+  detail: string | null;
 }
 
 export interface PurchaseTable {

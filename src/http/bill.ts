@@ -6,7 +6,7 @@ import type { Caller } from './auth-hook.js';
 import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
 
 /** What a route says about the call it bills; the rest comes from the request and its caller. */
-export type Bill = Pick<ChargeRequest, 'endpoint' | 'price' | 'purchase' | 'subject'>;
+export type Bill = Pick<ChargeRequest, 'endpoint' | 'price' | 'purchase' | 'subject' | 'detail'>;
 
 /** What {@link bill} does for a test-mode call, without a promise: it costs nothing and touches no account. */
 export function billTestMode(reply: FastifyReply): void {
@@ -37,6 +37,7 @@ export async function bill(
     price: what.price,
     purchase: what.purchase,
     subject: what.subject,
+    detail: what.detail,
     requestId: request.id,
     at: isoTimestamp(now),
     touchKey: ctx.keyUseDue(caller.keyId, now),

@@ -110,7 +110,11 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
         return reply.send(records);
       }
       const json = (await ctx.catalog()).searchJson(request.query.query);
-      await bill(ctx, request, reply, caller, { endpoint: 'companies/search', price: SEARCH_CREDITS });
+      await bill(ctx, request, reply, caller, {
+        endpoint: 'companies/search',
+        price: SEARCH_CREDITS,
+        detail: request.query.query,
+      });
       return reply.type('application/json; charset=utf-8').send(json);
     });
 

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FiledFact, isRoundedFrom, selectFigures, selectFiguresAndConfirmations } from './filed-figures.js';
-import { REVENUE_CONCEPTS } from './rules.js';
+import { revenueFigures } from '../../datasets/revenues/revenue-figures.js';
+import { conceptRank, conceptsOf } from '../core/figure-spec.js';
+import { isAnnualForm } from '../sec-filings/rules.js';
+import {
+  type FiledFact,
+  isRoundedFrom,
+  type SelectionRules,
+  selectFigures,
+  selectFiguresAndConfirmations,
+} from './select-figures.js';
+
+const REVENUE_CONCEPTS = conceptsOf(revenueFigures);
 
 const ENDS = ['2020-12-31', '2021-12-31', '2022-12-31'];
 const fact = fc.record({
@@ -28,13 +38,14 @@ const toFact = (g: Raw): FiledFact => {
   };
 };
 const isCurrency = (u: string) => u === 'USD';
+const revenueRules: SelectionRules = { rank: conceptRank(revenueFigures), isCurrency, isAnnualForm };
 
 describe('selectFigures', () => {
   it('keeps per period end only changes of value, each from an annual report, and adds nothing when run again', () => {
     fc.assert(
       fc.property(fc.array(fact, { maxLength: 40 }), (raw) => {
         const facts = raw.map(toFact);
-        const figures = selectFigures(facts, [], isCurrency, () => undefined);
+        const figures = selectFigures(facts, [], revenueRules, () => undefined);
         for (const f of figures) {
           expect(['10-K', '10-K/A', '20-F']).toContain(f.fact.form);
           expect(f.fact.start?.slice(5)).toBe('01-01');
@@ -56,7 +67,7 @@ describe('selectFigures', () => {
           value: f.fact.value,
           currency: f.fact.unit,
         }));
-        expect(selectFigures(facts, stored, isCurrency, () => undefined)).toEqual([]);
+        expect(selectFigures(facts, stored, revenueRules, () => undefined)).toEqual([]);
       }),
     );
   });
@@ -77,7 +88,7 @@ describe('selectFigures', () => {
         { ...base, concept: 'us-gaap:Revenues', value: 100 },
       ],
       [],
-      isCurrency,
+      revenueRules,
       () => undefined,
     );
     expect(figures.map((f) => [f.fact.concept, f.fact.value, f.reportingPeriod])).toEqual([['us-gaap:Revenues', 100, 2020]]);
@@ -115,7 +126,7 @@ describe('a later value rounded from an earlier one (DESIGN §10.6)', () => {
         { ...base, concept: 'us-gaap:Revenues', value: 9_030_000_000, accession: '0000796343-21-000004', filed: '2021-01-15' },
       ],
       [],
-      isCurrency,
+      revenueRules,
       () => undefined,
     );
     expect(figures.map((f) => [f.fact.value, f.candidates])).toEqual([

@@ -115,7 +115,7 @@ program
     withDatabase(async ({ db }) => {
       const { checkData } = await import('../quality/check-data.js');
       const { auditReport } = await import('../quality/findings.js');
-      const findings = await checkData(db.kysely);
+      const findings = await checkData(db.kysely, FIGURE_SPECS);
       print(auditReport(findings));
       // Findings are not a failure of the command: a distinct code lets a script tell them apart.
       if (findings.length > 0) process.exitCode = 3;

@@ -4,6 +4,7 @@ import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
+import { citedDocuments } from '../quality/findings.js';
 import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
@@ -170,6 +171,18 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     figures,
     ghg.figures.map((f) => ({ ...f, scope: String(f.scope) })),
     bundleRates,
+    FIGURE_SPECS.flatMap((spec, i) =>
+      spec === revenueFigures
+        ? []
+        : [
+            {
+              metric: spec.metric,
+              figures: (filedBySpec.figures[i] ?? []).flatMap((f) =>
+                citedDocuments(f.documentId, f.confirmedBy).map((documentId) => ({ ...f, documentId })),
+              ),
+            },
+          ],
+    ),
   );
   for (const [i, spec] of FIGURE_SPECS.entries()) {
     if (spec === revenueFigures) continue;

@@ -48,7 +48,8 @@ export class CompanyMatcher {
     }
     if (filer.country === undefined) return undefined;
     this.#byName ??= await this.#names();
-    const found = (this.#byName.get(nameMatchKey(filer.name)) ?? []).filter((c) => c.country === filer.country);
+    const country = filer.country.trim().toLowerCase();
+    const found = (this.#byName.get(nameMatchKey(filer.name)) ?? []).filter((c) => c.country?.trim().toLowerCase() === country);
     const [only, ...more] = found;
     if (only === undefined || more.length > 0) return undefined;
     // A company already known by another LEI is not this filer.

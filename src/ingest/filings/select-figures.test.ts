@@ -135,3 +135,80 @@ describe('a later value rounded from an earlier one (DESIGN §10.6)', () => {
     expect(confirmations.map((c) => [c.accession, c.by.accession])).toEqual([['0000796343-19-000006', '0000796343-21-000004']]);
   });
 });
+
+describe('the same rules for every figure spec', () => {
+  const POOL = ['x:A', 'x:B', 'x:C', 'x:D', 'y:E', 'y:F'];
+  /** A spec's concepts: some of the pool in some order. */
+  const specConcepts = fc.shuffledSubarray(POOL, { minLength: 1 }).chain((s) => fc.shuffledSubarray(s, { minLength: s.length }));
+  const anyFact = fc.record({
+    concept: fc.constantFrom(...POOL),
+    end: fc.constantFrom(...ENDS),
+    quarter: fc.boolean(),
+    value: fc.constantFrom(-2_500_000, -2_000_000, -1, 0, 7, 2_000_000),
+    unit: fc.constantFrom('USD', 'USD', 'EUR', 'pure'),
+    filing: fc.integer({ min: 1, max: 5 }),
+    form: fc.constantFrom('10-K', '10-K/A', '20-F', '10-Q', 'AR'),
+  });
+  const rulesOf = (concepts: readonly string[]): SelectionRules => {
+    const rank = new Map(concepts.map((c, i) => [c, i]));
+    return { rank: (c) => rank.get(c), isCurrency: (u) => u === 'USD' || u === 'EUR', isAnnualForm };
+  };
+
+  it('reads each filing-period from the spec’s most preferred concept present, the others its candidates in order', () => {
+    fc.assert(
+      fc.property(specConcepts, fc.array(anyFact, { maxLength: 40 }), (concepts, raw) => {
+        const facts = raw.map(toFact);
+        const rules = rulesOf(concepts);
+        const eligible = facts.filter(
+          (f) =>
+            concepts.includes(f.concept) && isAnnualForm(f.form) && f.start?.slice(5) === '01-01' && rules.isCurrency(f.unit),
+        );
+        for (const { fact, candidates } of selectFigures(facts, [], rules, () => undefined)) {
+          expect(concepts).toContain(fact.concept);
+          const same = eligible.filter((f) => f.accession === fact.accession && f.end === fact.end);
+          const best = Math.min(...same.map((f) => concepts.indexOf(f.concept)));
+          expect(concepts.indexOf(fact.concept)).toBe(best);
+          const ranks = candidates.map((c) => concepts.indexOf(c.concept));
+          expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+          expect(ranks.every((r) => r > best)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('gives a spec the same figures whatever other specs’ facts the filer holds, negative values included', () => {
+    fc.assert(
+      fc.property(specConcepts, fc.array(anyFact, { maxLength: 40 }), (concepts, raw) => {
+        const facts = raw.map(toFact);
+        const rules = rulesOf(concepts);
+        const own = facts.filter((f) => concepts.includes(f.concept));
+        const all = selectFiguresAndConfirmations(facts, [], rules, () => undefined);
+        expect(all).toEqual(selectFiguresAndConfirmations(own, [], rules, () => undefined));
+        // What was kept, stored, makes the same facts add nothing: restatements and roundings hold for losses too.
+        const stored = all.figures.map((f) => ({
+          accession: f.fact.accession,
+          filed: f.fact.filed,
+          end: f.fact.end,
+          value: f.fact.value,
+          currency: f.fact.unit,
+        }));
+        expect(selectFigures(facts, stored, rules, () => undefined)).toEqual([]);
+      }),
+    );
+  });
+
+  it('counts a loss rounded by a later filing as a confirmation, not a restatement', () => {
+    const base = { concept: 'us-gaap:NetIncomeLoss', start: '2019-01-01', end: '2019-12-31', unit: 'USD', form: '10-K' };
+    const { figures, confirmations } = selectFiguresAndConfirmations(
+      [
+        { ...base, value: -636_123_000, accession: '0000012927-20-000014', filed: '2020-01-31' },
+        { ...base, value: -636_000_000, accession: '0000012927-21-000011', filed: '2021-02-01' },
+      ],
+      [],
+      rulesOf(['us-gaap:NetIncomeLoss', 'us-gaap:ProfitLoss']),
+      () => undefined,
+    );
+    expect(figures.map((f) => [f.fact.value, f.restatement])).toEqual([[-636_123_000, false]]);
+    expect(confirmations.map((c) => c.by.accession)).toEqual(['0000012927-21-000011']);
+  });
+});

@@ -34,7 +34,10 @@ export interface FilerIdentity {
   cik?: string;
   lei?: string;
   name: string;
-  /** ISO 3166 alpha-2, when the source gives it. */
+  /**
+   * The country as the catalog writes it (an English name: `Spain`, `United Kingdom`), when the
+   * source gives one; a source that has ISO codes (ESEF's `ES`) names them so.
+   */
   country?: string;
 }
 

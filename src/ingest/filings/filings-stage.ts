@@ -83,6 +83,8 @@ export function identityStages(): { documents: FilingsStage; leis: FilingsStage 
         await sql`create temporary table ${sql.table(documents)} (document_id text, source text, source_key text, line integer)`.execute(
           db,
         );
+        // Applying looks each document up here: without the index that is a scan per document.
+        await sql`create index stage_document_sources_key on ${sql.table(documents)} (document_id)`.execute(db);
       },
       check: async () => [],
       apply: async (db) => {
@@ -98,6 +100,7 @@ export function identityStages(): { documents: FilingsStage; leis: FilingsStage 
       createStage: async (db) => {
         await sql`drop table if exists ${sql.table(leis)}`.execute(db);
         await sql`create temporary table ${sql.table(leis)} (company_id text, lei text, line integer)`.execute(db);
+        await sql`create index stage_company_leis_key on ${sql.table(leis)} (company_id)`.execute(db);
       },
       check: async () => [],
       apply: async (db) => {

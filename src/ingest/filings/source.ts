@@ -41,7 +41,12 @@ export interface FilerIdentity {
   country?: string;
 }
 
-/** Every kept fact of one filer that a source holds, with the file it came from. */
+/**
+ * Every kept fact of one filer that a source holds, with the file it came from: all of its
+ * filings in one filer (a source of one file per filing gathers them, as the data sets reader
+ * does across quarters), since restatements are found across them; the same company given twice
+ * in one run is skipped as `repeated_filer`.
+ */
 export interface Filer extends FilerIdentity {
   facts: FiledFact[];
   /** The file (or zip entry) read, for messages. */

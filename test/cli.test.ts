@@ -26,6 +26,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
         '007-document-kind',
         '008-filing-main-document',
         '009-ledger-detail',
+        '010-document-source',
       ],
       seeded: null,
     });

@@ -189,6 +189,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '007-document-kind',
         '008-filing-main-document',
         '009-ledger-detail',
+        '010-document-source',
       ],
       seeded: 'demo',
     });
@@ -207,6 +208,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '007-document-kind',
         '008-filing-main-document',
         '009-ledger-detail',
+        '010-document-source',
       ],
       seeded: null,
     });

@@ -5,6 +5,7 @@ import { TEST_TOKEN } from '../auth/test-token.js';
 import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
 import { SUBSCRIPTIONS } from '../datasets/registry.js';
+import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
@@ -13,6 +14,12 @@ import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
 import type { IngestSource } from './run-ingest.js';
 import { serve } from './serve.js';
+
+/**
+ * The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills
+ * each of them by the same rules. A dataset of filed figures is one more spec here.
+ */
+const FIGURE_SPECS = [revenueFigures];
 
 /** A failure to report on one stderr line with a non-zero exit. */
 class CliError extends Error {}
@@ -93,7 +100,7 @@ program
     return withDatabase(
       async ({ db }) => {
         const { runIngest } = await import('./run-ingest.js');
-        print(await runIngest(db.kysely, source as IngestSource, paths, loadConfig().ingest));
+        print(await runIngest(db.kysely, source as IngestSource, paths, loadConfig().ingest, FIGURE_SPECS));
       },
       { bulk: true },
     );
@@ -108,7 +115,7 @@ program
     withDatabase(async ({ db }) => {
       const { checkData } = await import('../quality/check-data.js');
       const { auditReport } = await import('../quality/findings.js');
-      const findings = await checkData(db.kysely);
+      const findings = await checkData(db.kysely, FIGURE_SPECS);
       print(auditReport(findings));
       // Findings are not a failure of the command: a distinct code lets a script tell them apart.
       if (findings.length > 0) process.exitCode = 3;

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { IngestLimits } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { ingestFilings } from '../ingest/filings/ingest-filings.js';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
-import { ingestFilings } from '../ingest/sec-filings/ingest-filings.js';
+import { secSource } from '../ingest/sec-filings/sec-source.js';
 import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
 import { ingestSubmissions } from '../ingest/sec-submissions/ingest-submissions.js';
 import { ingestTickers } from '../ingest/sec-tickers/ingest-tickers.js';
@@ -25,12 +27,16 @@ function progress(source: string): (filers: number) => void {
 
 export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds' | 'sec-submissions';
 
-/** Runs one `ingest` source over its paths (DESIGN §10), reading no input past `limits`. */
+/**
+ * Runs one `ingest` source over its paths (DESIGN §10), reading no input past `limits`; filings
+ * fill every dataset of `specs`.
+ */
 export async function runIngest(
   db: Kysely<Database>,
   source: IngestSource,
   paths: string[],
   limits: IngestLimits,
+  specs: readonly FigureSpec[],
 ): Promise<object> {
   const label = paths.join(' ');
   switch (source) {
@@ -39,9 +45,13 @@ export async function runIngest(
       return ingestTickers(db, paths[0] as string, limits);
     }
     case 'sec-companyfacts':
-      return ingestFilings(db, label, readCompanyFacts(paths, limits), { onProgress: progress(source) });
+      return ingestFilings(db, label, secSource, specs, readCompanyFacts(paths, conceptsOfAll(specs), limits), {
+        onProgress: progress(source),
+      });
     case 'sec-fsds':
-      return ingestFilings(db, label, readDataSets(paths, limits), { onProgress: progress(source) });
+      return ingestFilings(db, label, secSource, specs, readDataSets(paths, conceptsOfAll(specs), limits), {
+        onProgress: progress(source),
+      });
     case 'sec-submissions':
       return ingestSubmissions(db, paths, limits, progress(source));
   }

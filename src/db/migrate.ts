@@ -10,6 +10,7 @@ import * as chargeAll from './migrations/006-charge-all.js';
 import * as documentKind from './migrations/007-document-kind.js';
 import * as filingMainDocument from './migrations/008-filing-main-document.js';
 import * as ledgerDetail from './migrations/009-ledger-detail.js';
+import * as documentSource from './migrations/010-document-source.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -27,6 +28,7 @@ function provider(db: Db): MigrationProvider {
       '007-document-kind': bind(documentKind),
       '008-filing-main-document': bind(filingMainDocument),
       '009-ledger-detail': bind(ledgerDetail),
+      '010-document-source': bind(documentSource),
     }),
   };
 }

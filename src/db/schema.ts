@@ -75,6 +75,12 @@ export interface DocumentTable {
   accession: string | null;
   /** For a filing: its main document (primary HTML), from SEC submissions; null when not recorded. */
   main_document_url: string | null;
+  /**
+   * Where the document came from and the source's key for it (DESIGN §15): `sec` and the accession
+   * number, `esef` and the report's `fxo_id`, `bundle` and the document_id. Unique together.
+   */
+  source: string | null;
+  source_key: string | null;
 }
 
 export interface RevenuePointTable {

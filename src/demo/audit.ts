@@ -36,6 +36,10 @@ export function demoAudit(
   revenues: readonly Figure[],
   emissions: ReadonlyArray<{ companyId: string; documentId: string; period: number; scope: string; value: string; unit: string }>,
   rates: readonly DemoRate[],
+  filed: ReadonlyArray<{
+    metric: string;
+    figures: ReadonlyArray<{ companyId: string; documentId: string; period: number }>;
+  }> = [],
 ): { findings: Finding[]; lines: string[] } {
   const rate = new Map(rates.map((r) => [`${r.currency}:${r.year}`, r.usdPerUnit]));
   const findings = auditFindings({
@@ -52,6 +56,7 @@ export function demoAudit(
       concept: f.concept === undefined || f.concept === '' ? null : f.concept,
     })),
     emissions: emissions.map((e) => ({ ...e, value: toTonnes(e.value, e.unit) })),
+    filed,
   });
   const lines = findings.map(
     (f) =>

@@ -1,7 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
+import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
+import type { FigureSpec } from '../ingest/core/figure-spec.js';
+import { citedDocuments } from '../quality/findings.js';
 import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
@@ -15,9 +18,15 @@ import { Revenues } from './revenues.js';
 import { sourcesText } from './sources-text.js';
 
 /**
+ * The datasets whose figures the demo reads from the SEC filings, each into its own bundle file by
+ * the rules of `bin/corpdata ingest`. Revenues also take the reference data's revenue files.
+ */
+const FIGURE_SPECS: readonly FigureSpec[] = [revenueFigures];
+
+/**
  * Builds the demo import bundle from the reference data (`../shared/data`), reproducibly: the same
  * input gives byte-identical files. Usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR.
- * OUT_DIR receives the five bundle files; its parent receives REPORT.txt and SOURCES.md.
+ * OUT_DIR receives the bundle files (one per figure spec among them); its parent receives REPORT.txt and SOURCES.md.
  */
 async function main(sourceDir: string, outDir: string): Promise<void> {
   const report = new Report();
@@ -36,7 +45,8 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   for (const item of [...revenues.documents.values(), ...revenues.figures.values()])
     item.companyId = entities.aliases.get(item.companyId) ?? item.companyId;
 
-  const filed = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate);
+  const filedBySpec = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate, FIGURE_SPECS);
+  const filed = { documents: filedBySpec.documents, figures: filedBySpec.figures[FIGURE_SPECS.indexOf(revenueFigures)] ?? [] };
   report.lines.push(...revenues.withoutFilings(new Set(filed.documents.map((d) => d.accession))));
 
   const all = companies.all();
@@ -52,12 +62,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     confirmedBy?: string | null;
   } & Omit<(typeof filed.figures)[number], 'concept' | 'start' | 'end' | 'candidates' | 'confirmedBy'>;
   const documents: Document[] = [...revenues.documents.values(), ...filed.documents].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const figures: Figure[] = [...revenues.figures.values(), ...filed.figures].sort(
-    (a, b) =>
-      (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
-      a.period - b.period ||
-      (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0),
-  );
+  const figures: Figure[] = sortFigures([...revenues.figures.values(), ...filed.figures]);
   const usedCurrencies = new Set(figures.map((f) => f.currency));
   const ghgSources = new GhgSources();
   const ghgDir = join(sourceDir, 'ghg');
@@ -115,22 +120,11 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     [...ghgBundle.columns, ...ghgBundle.optionalColumns],
     ghg.figures.map((f) => [f.companyId, f.documentId, String(f.period), f.scope, f.value, f.unit, f.page]),
   );
-  writeCsv(
-    join(outDir, 'revenues.csv'),
-    allColumns('revenues.csv'),
-    figures.map((f) => [
-      f.companyId,
-      f.documentId,
-      String(f.period),
-      f.value,
-      f.currency,
-      f.concept ?? '',
-      f.start ?? '',
-      f.end ?? '',
-      f.candidates ?? '',
-      f.confirmedBy ?? '',
-    ]),
-  );
+  for (const [i, spec] of FIGURE_SPECS.entries()) {
+    if (spec === revenueFigures) continue;
+    writeCsv(join(outDir, spec.bundleFile), spec.bundleColumns, sortFigures(filedBySpec.figures[i] ?? []).map(figureRow));
+  }
+  writeCsv(join(outDir, revenueFigures.bundleFile), revenueFigures.bundleColumns, figures.map(figureRow));
   writeCsv(
     join(outDir, 'fx_rates.csv'),
     BUNDLE_FILES['fx_rates.csv'],
@@ -177,7 +171,26 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     figures,
     ghg.figures.map((f) => ({ ...f, scope: String(f.scope) })),
     bundleRates,
+    FIGURE_SPECS.flatMap((spec, i) =>
+      spec === revenueFigures
+        ? []
+        : [
+            {
+              metric: spec.metric,
+              figures: (filedBySpec.figures[i] ?? []).flatMap((f) =>
+                citedDocuments(f.documentId, f.confirmedBy).map((documentId) => ({ ...f, documentId })),
+              ),
+            },
+          ],
+    ),
   );
+  for (const [i, spec] of FIGURE_SPECS.entries()) {
+    if (spec === revenueFigures) continue;
+    const own = filedBySpec.figures[i] ?? [];
+    summary.push(
+      `filed ${spec.noun}: ${own.length} data points of ${new Set(own.map((f) => f.companyId)).size} companies (${spec.bundleFile})`,
+    );
+  }
   summary.push(`check-data findings ${audit.findings.length}, each explained in its "check-data:" line`);
   const withAudit = { ...counts, auditFindings: audit.findings.length };
   const parent = dirname(outDir);
@@ -188,6 +201,43 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   writeFileSync(join(parent, 'SOURCES.md'), sourcesText(withAudit));
   process.stdout.write(`${summary.join('\n')}\n`);
 }
+
+interface FigureRow {
+  companyId: string;
+  documentId: string;
+  period: number;
+  value: string;
+  currency: string;
+  concept?: string;
+  start?: string | null;
+  end?: string;
+  candidates?: string | null;
+  confirmedBy?: string | null;
+}
+
+/** By company, period, then document: the order of every figures file. */
+function sortFigures<T extends FigureRow>(figures: T[]): T[] {
+  return figures.sort(
+    (a, b) =>
+      (a.companyId < b.companyId ? -1 : a.companyId > b.companyId ? 1 : 0) ||
+      a.period - b.period ||
+      (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0),
+  );
+}
+
+/** A figure as a line of its spec's file, in the order of {@link FigureSpec.bundleColumns}. */
+const figureRow = (f: FigureRow): string[] => [
+  f.companyId,
+  f.documentId,
+  String(f.period),
+  f.value,
+  f.currency,
+  f.concept ?? '',
+  f.start ?? '',
+  f.end ?? '',
+  f.candidates ?? '',
+  f.confirmedBy ?? '',
+];
 
 const [sourceDir, outDir] = process.argv.slice(2);
 if (sourceDir === undefined || outDir === undefined) {

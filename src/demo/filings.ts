@@ -1,14 +1,18 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
+import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { candidatesText } from '../ingest/filings/ingest-filings.js';
+import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import {
   type FiledFact,
+  type SelectionRules,
   type SkipReason,
   selectFigures,
   selectFiguresAndConfirmations,
-} from '../ingest/sec-filings/filed-figures.js';
-import { candidatesText, type Filer } from '../ingest/sec-filings/ingest-filings.js';
-import { filingDocumentId, filingIndexUrl, isAnnualForm, reportingPeriodOf } from '../ingest/sec-filings/rules.js';
+} from '../ingest/filings/select-figures.js';
+import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
+import { filingDocumentId, filingIndexUrl, isAnnualForm } from '../ingest/sec-filings/rules.js';
+import type { SecFiler } from '../ingest/sec-filings/sec-source.js';
 import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
 import { mainDocumentUrl } from '../ingest/sec-submissions/ingest-submissions.js';
 import { readSubmissions } from '../ingest/sec-submissions/read-submissions.js';
@@ -38,26 +42,30 @@ export interface FiledFigure {
   concept: string;
   start: string | null;
   end: string;
-  /** The other revenue concepts of the filing for the period (`concept=value ...`), or null. */
+  /** The spec's other concepts the filing tagged for the period (`concept=value ...`), or null. */
   candidates: string | null;
   /** Later filings that repeated the figure rounded (`document_id=value ...`), or null. */
   confirmedBy: string | null;
 }
 
 /**
- * Every figure of the SEC filings beside the reference data (`filings/`: companyfacts files and
- * data set zips), chosen by the very rules `bin/corpdata ingest` applies (DESIGN §10), so the demo
- * holds what an operator would get by ingesting those files. A filer is matched to its demo
- * company by CIK; one the demo's SEC ticker list lacks is reported, not added.
+ * Every figure of every spec in the SEC filings beside the reference data (`filings/`:
+ * companyfacts files and data set zips), chosen by the very rules `bin/corpdata ingest` applies
+ * (DESIGN §10), so the demo holds what an operator would get by ingesting those files. A filer is
+ * matched to its demo company by CIK; one the demo's SEC ticker list lacks is reported, not added.
+ * The documents are the filings any spec's figures come from; `figures` is in the order of `specs`.
  */
 export async function filedFigures(
   filingsDir: string,
   companies: Companies,
   report: Report,
   hasRate: (currency: string, year: number) => boolean,
-): Promise<{ documents: FiledDocument[]; figures: FiledFigure[] }> {
-  const byCik = new Map<string, Filer>();
-  const gather = async (filers: AsyncIterable<Filer>) => {
+  specs: readonly FigureSpec[],
+): Promise<{ documents: FiledDocument[]; figures: FiledFigure[][] }> {
+  const concepts = conceptsOfAll(specs);
+  const rules = specs.map((spec): SelectionRules => ({ rank: conceptRank(spec), isCurrency, isAnnualForm }));
+  const byCik = new Map<string, SecFiler>();
+  const gather = async (filers: AsyncIterable<SecFiler>) => {
     for await (const f of filers) {
       const held = byCik.get(f.cik);
       if (held === undefined) byCik.set(f.cik, { ...f, facts: [...f.facts] });
@@ -65,26 +73,25 @@ export async function filedFigures(
     }
   };
   await gather(
-    readCompanyFacts([
-      join(filingsDir, 'sec-companyfacts'),
-      join(filingsDir, 'sec-companyfacts-bulk', 'companyfacts-sp500-2025.zip'),
-    ]),
+    readCompanyFacts(
+      [join(filingsDir, 'sec-companyfacts'), join(filingsDir, 'sec-companyfacts-bulk', 'companyfacts-sp500-2025.zip')],
+      concepts,
+    ),
   );
   const zips = readdirSync(join(filingsDir, 'sec-fsds'))
     .filter((f) => f.endsWith('.zip'))
     .sort()
     .map((f) => join(filingsDir, 'sec-fsds', f));
-  await gather(readDataSets(zips));
+  await gather(readDataSets(zips, concepts));
 
   const documents = new Map<string, FiledDocument>();
-  const figures: FiledFigure[] = [];
-  const skipped = new Map<string, number>();
-  const skip = (reason: SkipReason) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+  const figures: FiledFigure[][] = specs.map(() => []);
+  const skipped = specs.map(() => new Map<string, number>());
   for (const filer of [...byCik.values()].sort((a, b) => (a.cik < b.cik ? -1 : 1))) {
     const company = companies.byKey.get(`sec-cik:${Number(filer.cik)}`);
     if (company === undefined) {
-      // Only a filer with annual revenue is worth a line: the data set's quarterly filers are many.
-      const lost = selectFigures(filer.facts, [], isCurrency, () => undefined).length;
+      // Only a filer with annual figures is worth a line: the data set's quarterly filers are many.
+      const lost = rules.reduce((n, r) => n + selectFigures(filer.facts, [], r, () => undefined).length, 0);
       if (lost > 0)
         report.lines.push(`filings: CIK ${filer.cik} (${filer.name}): dropped: not in the SEC ticker list, ${lost} figures`);
       continue;
@@ -109,34 +116,42 @@ export async function filedFigures(
       });
       return id;
     };
-    const { figures: chosen, confirmations } = selectFiguresAndConfirmations(filer.facts, [], isCurrency, skip);
-    const confirmedBy = new Map<string, string[]>();
-    for (const c of confirmations) {
-      const key = `${c.accession}|${c.end}`;
-      const id = addDocument(c.by, reportingPeriodOf(c.by.end));
-      confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${id}=${c.by.value}`]);
-    }
-    for (const { fact, reportingPeriod, candidates } of chosen) {
-      if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
-        report.lines.push(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
-        continue;
+    for (const [i, rule] of rules.entries()) {
+      const out = figures[i] as FiledFigure[];
+      const counts = skipped[i] as Map<string, number>;
+      const skip = (reason: SkipReason) => counts.set(reason, (counts.get(reason) ?? 0) + 1);
+      const { figures: chosen, confirmations } = selectFiguresAndConfirmations(filer.facts, [], rule, skip);
+      const confirmedBy = new Map<string, string[]>();
+      for (const c of confirmations) {
+        const key = `${c.accession}|${c.end}`;
+        const id = addDocument(c.by, reportingPeriodOf(c.by.end));
+        confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${id}=${c.by.value}`]);
       }
-      const id = addDocument(fact, reportingPeriod);
-      figures.push({
-        companyId: company.id,
-        documentId: id,
-        period: reportingPeriod,
-        value: String(fact.value),
-        currency: fact.unit,
-        concept: fact.concept,
-        start: fact.start,
-        end: fact.end,
-        candidates: candidatesText(candidates),
-        confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
-      });
+      for (const { fact, reportingPeriod, candidates } of chosen) {
+        if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
+          report.lines.push(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
+          continue;
+        }
+        const id = addDocument(fact, reportingPeriod);
+        out.push({
+          companyId: company.id,
+          documentId: id,
+          period: reportingPeriod,
+          value: String(fact.value),
+          currency: fact.unit,
+          concept: fact.concept,
+          start: fact.start,
+          end: fact.end,
+          candidates: candidatesText(candidates),
+          confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
+        });
+      }
     }
   }
-  for (const [reason, n] of [...skipped].sort()) report.lines.push(`filings: ${n} revenue facts left out: ${reason}`);
+  for (const [i, spec] of specs.entries()) {
+    for (const [reason, n] of [...(skipped[i] ?? [])].sort())
+      report.lines.push(`filings: ${n} ${spec.noun} facts left out: ${reason}`);
+  }
   // Each filing's main document, as `ingest sec-submissions` records it.
   const byAccession = new Map([...documents.values()].map((d) => [d.accession, d]));
   let linked = 0;

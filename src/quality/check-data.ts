@@ -1,16 +1,42 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type AuditInput, auditFindings, type Finding } from './findings.js';
+import type { FigureSpec } from '../ingest/core/figure-spec.js';
+import { type AuditInput, auditFindings, citedDocuments, type Finding } from './findings.js';
 
-/** Reads what the audit checks from the database: the catalog, processed documents and every figure. */
-export async function readAuditInput(db: Kysely<Database>): Promise<AuditInput> {
+/**
+ * Reads what the audit checks from the database: the catalog, processed documents and every
+ * figure, those of the figure `specs` other than revenues' included.
+ */
+export async function readAuditInput(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<AuditInput> {
   const [companies, documents, revenues, emissions] = await Promise.all([
     db.selectFrom('companies').select(['company_id', 'name', 'country']).execute(),
     db.selectFrom('documents').select(['document_id', 'company_id', 'published_on']).where('status', '=', 'processed').execute(),
     db.selectFrom('revenue_points').select(['company_id', 'document_id', 'reporting_period', 'value_usd', 'concept']).execute(),
     db.selectFrom('ghg_points').select(['company_id', 'document_id', 'reporting_period', 'scope', 'value']).execute(),
   ]);
+  const filed = [];
+  for (const spec of specs) {
+    if (spec.table === 'revenue_points') continue;
+    const { rows } = await sql<{
+      company_id: string;
+      document_id: string;
+      reporting_period: number;
+      confirmed_by: string | null;
+    }>`
+      select company_id, document_id, reporting_period, confirmed_by from ${sql.table(spec.table)}`.execute(db);
+    filed.push({
+      metric: spec.metric,
+      figures: rows.flatMap((r) =>
+        citedDocuments(r.document_id, r.confirmed_by).map((documentId) => ({
+          companyId: r.company_id,
+          documentId,
+          period: Number(r.reporting_period),
+        })),
+      ),
+    });
+  }
   return {
+    filed,
     companies: companies.map((c) => ({ id: c.company_id, name: c.name, country: c.country })),
     documents: documents.map((d) => ({ id: d.document_id, companyId: d.company_id, publishedOn: d.published_on })),
     revenues: revenues.map((r) => ({
@@ -31,6 +57,6 @@ export async function readAuditInput(db: Kysely<Database>): Promise<AuditInput> 
 }
 
 /** The findings of the data-quality audit over everything the database holds (DESIGN §6). */
-export async function checkData(db: Kysely<Database>): Promise<Finding[]> {
-  return auditFindings(await readAuditInput(db));
+export async function checkData(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<Finding[]> {
+  return auditFindings(await readAuditInput(db, specs));
 }

@@ -34,6 +34,20 @@ export interface AuditInput {
   documents: ReadonlyArray<{ id: string; companyId: string; publishedOn: string }>;
   revenues: ReadonlyArray<{ companyId: string; documentId: string; period: number; valueUsd: number; concept: string | null }>;
   emissions: ReadonlyArray<{ companyId: string; documentId: string; period: number; scope: string; value: number }>;
+  /**
+   * Figures of further datasets read from filings (net income…), by what their records call the
+   * metric: they cite documents too, so their documents have a figure and must be their company's.
+   */
+  filed?: ReadonlyArray<{ metric: string; figures: ReadonlyArray<{ companyId: string; documentId: string; period: number }> }>;
+}
+
+/**
+ * The documents a filed figure cites: its own, and the later filings that confirmed it by repeating
+ * it rounded (`confirmed_by`: `document_id=value` pairs), whose trace it names (DESIGN §10.6).
+ */
+export function citedDocuments(documentId: string, confirmedBy: string | null | undefined): string[] {
+  const confirming = (confirmedBy ?? '').split(' ').filter((p) => p !== '');
+  return [documentId, ...confirming.map((p) => p.slice(0, p.indexOf('=')))];
 }
 
 /** A change by more than this factor between consecutive years is a finding. */
@@ -158,10 +172,12 @@ export function auditFindings(input: AuditInput): Finding[] {
   }
 
   const withFigure = new Set<string>();
-  for (const [kind, figures] of [
+  const cited: Array<readonly [string, ReadonlyArray<{ companyId: string; documentId: string; period: number }>]> = [
     ['revenue', input.revenues],
     ['emission', input.emissions],
-  ] as const) {
+    ...(input.filed ?? []).map((f) => [f.metric.toLowerCase(), f.figures] as const),
+  ];
+  for (const [kind, figures] of cited) {
     for (const f of figures) {
       withFigure.add(f.documentId);
       const documentCompany = owner.get(f.documentId);

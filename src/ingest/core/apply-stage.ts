@@ -25,13 +25,19 @@ export async function applyStage(db: StageDb): Promise<void> {
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)
         select company_id, ticker, mic_code, isin, 0, (select coalesce(max(added_seq), 0) from listings) + 1000000000 + line from stage_listings where true
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin`,
-    sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url)
-        select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url from stage_documents where true
+    // A new document's source is SEC when it names an accession, else the bundle (DESIGN §15); a
+    // filings ingest then sets its own source and key. A known document keeps the source it has.
+    sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,
+          source, source_key)
+        select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,
+          case when accession is not null then 'sec' else 'bundle' end, coalesce(accession, document_id) from stage_documents where true
         on conflict (document_id) do update set company_id = excluded.company_id, title = excluded.title,
           source_url = excluded.source_url, published_on = excluded.published_on,
           reporting_period = excluded.reporting_period, status = excluded.status, kind = excluded.kind,
           form = coalesce(excluded.form, documents.form), accession = coalesce(excluded.accession, documents.accession),
-          main_document_url = coalesce(excluded.main_document_url, documents.main_document_url)`,
+          main_document_url = coalesce(excluded.main_document_url, documents.main_document_url),
+          source = case when documents.source = 'bundle' and excluded.accession is not null then 'sec' else documents.source end,
+          source_key = case when documents.source = 'bundle' and excluded.accession is not null then excluded.accession else documents.source_key end`,
     // A figure's rate is its currency-year's; a USD figure's is USD_RATE (no stage_rates row).
     sql`insert into revenue_points (point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd, fx_rate, fx_source,
           concept, period_start, period_end, candidates, confirmed_by)

@@ -158,11 +158,17 @@ export class StageWriter {
   #fullBatch: string | undefined;
   #inFlight: Promise<unknown> = Promise.resolve();
 
+  readonly #table: string;
+  readonly #columns: readonly string[];
+
+  /** `table` is a core stage table, or another stage table (a source's or dataset's own) and its columns. */
   constructor(
-    private readonly db: StageDb,
-    private readonly table: StageTable,
+    private readonly db: StageDb | Kysely<Database>,
+    table: StageTable | { name: string; columns: readonly string[] },
   ) {
-    this.#batch = Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / STAGE_COLUMNS[table].length));
+    this.#table = typeof table === 'string' ? table : table.name;
+    this.#columns = typeof table === 'string' ? STAGE_COLUMNS[table] : table.columns;
+    this.#batch = Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / this.#columns.length));
   }
 
   async add(row: unknown[]): Promise<void> {
@@ -193,10 +199,9 @@ export class StageWriter {
 
   /** The dialect's SQL text of an insert of `n` rows (placeholders only: values are bound). */
   #compile(n: number): string {
-    const columns = STAGE_COLUMNS[this.table];
-    const row = Object.fromEntries(columns.map((c) => [c, null]));
-    return this.db
-      .insertInto(this.table)
+    const row = Object.fromEntries(this.#columns.map((c) => [c, null]));
+    return (this.db as StageDb)
+      .insertInto(this.#table as StageTable)
       .values(Array.from({ length: n }, () => row) as never)
       .compile().sql;
   }

@@ -1,23 +1,28 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import { ImportError } from '../core/issues.js';
 import { JsonReader } from '../core/json-reader.js';
+import { isIsoDate } from '../filings/periods.js';
+import type { FiledFact } from '../filings/source.js';
 import { readCikJsonInputs } from '../sec-filings/cik-json-inputs.js';
-import type { FiledFact } from '../sec-filings/filed-figures.js';
-import type { Filer } from '../sec-filings/ingest-filings.js';
-import { conceptRank, isAccession, isIsoDate, normalizeCik } from '../sec-filings/rules.js';
+import { isAccession, normalizeCik } from '../sec-filings/rules.js';
+import type { SecFiler } from '../sec-filings/sec-source.js';
 
 const FILE_RE = /^CIK[0-9]{10}\.json$/i;
 
 /**
  * The filers of SEC companyfacts input, one file at a time: `CIK##########.json` files, folders
  * of them, and SEC's bulk companyfacts.zip read entry by entry. Each document is streamed and
- * only its revenue facts are kept, so memory holds one filer's revenue facts whatever the file's
- * size; a file or entry over `limits.maxJsonBytes` is refused. A file that is not valid
+ * only the facts of `concepts` (those the figure specs read) are kept, so memory holds one
+ * filer's kept facts whatever the file's size; a file or entry over `limits.maxJsonBytes` is refused. A file that is not valid
  * companyfacts JSON stops the read with an {@link ImportError} naming it (and the fact, where
  * one is at fault).
  */
-export function readCompanyFacts(paths: readonly string[], limits: IngestLimits = DEFAULT_INGEST_LIMITS): AsyncGenerator<Filer> {
-  return readCikJsonInputs(paths, limits, FILE_RE, (chunks, source) => readFiler(chunks, source));
+export function readCompanyFacts(
+  paths: readonly string[],
+  concepts: ReadonlySet<string>,
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): AsyncGenerator<SecFiler> {
+  return readCikJsonInputs(paths, limits, FILE_RE, (chunks, source) => readFiler(chunks, source, concepts));
 }
 
 type Json = Record<string, unknown>;
@@ -26,22 +31,26 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /**
  * One companyfacts document: `{cik, entityName, facts: {taxonomy: {Concept: {units: {unit: [fact…]}}}}}`,
  * compact as SEC serves it or re-indented, `cik` a number or a padded string. The document is
- * read as it streams in: only revenue concepts' facts are materialized, one at a time, and each
+ * read as it streams in: only the facts of `concepts` are materialized, one at a time, and each
  * must be whole and well formed; everything else is checked as JSON and let go.
  */
-export async function readFiler(chunks: AsyncIterable<Buffer>, source: string): Promise<Filer> {
+export async function readFiler(chunks: AsyncIterable<Buffer>, source: string, concepts: ReadonlySet<string>): Promise<SecFiler> {
   const refuse = (message: string): never => {
     throw new ImportError([{ file: source, line: 0, message }]);
   };
   const reader = new JsonReader(chunks, source);
   try {
-    return await readDocument(reader, refuse);
+    return await readDocument(reader, refuse, concepts);
   } finally {
     await reader.close();
   }
 }
 
-async function readDocument(reader: JsonReader, refuse: (message: string) => never): Promise<Filer> {
+async function readDocument(
+  reader: JsonReader,
+  refuse: (message: string) => never,
+  concepts: ReadonlySet<string>,
+): Promise<SecFiler> {
   /** Reads `{`… when it comes; anything else is checked as JSON, then refused with `message`. */
   const object = async (message: string): Promise<void> => {
     if ((await reader.peek()) === 0x7b) return;
@@ -57,7 +66,7 @@ async function readDocument(reader: JsonReader, refuse: (message: string) => nev
     else if (key === 'entityName') entityName = await reader.value();
     else if (key === 'facts') {
       await object('has no facts object');
-      facts = await readFacts(reader, object, refuse);
+      facts = await readFacts(reader, object, refuse, concepts);
     } else await reader.skip();
   }
   await reader.end();
@@ -68,18 +77,19 @@ async function readDocument(reader: JsonReader, refuse: (message: string) => nev
   return { cik, name, facts, source: reader.source };
 }
 
-/** The revenue facts of a `facts` object, the reader at its `{`. */
+/** The facts of `concepts` in a `facts` object, the reader at its `{`. */
 async function readFacts(
   reader: JsonReader,
   object: (message: string) => Promise<void>,
   refuse: (message: string) => never,
+  concepts: ReadonlySet<string>,
 ): Promise<FiledFact[]> {
   const facts: FiledFact[] = [];
   for await (const taxonomy of reader.entries()) {
     await object(`facts.${taxonomy} is not an object`);
     for await (const local of reader.entries()) {
       const concept = `${taxonomy}:${local}`;
-      if (conceptRank(concept) === undefined) {
+      if (!concepts.has(concept)) {
         await reader.skip();
         continue;
       }
@@ -114,7 +124,7 @@ function shown(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** One revenue fact, checked: `at` names it in a refusal. */
+/** One fact, checked: `at` names it in a refusal. */
 function factOf(item: unknown, at: string, concept: string, unit: string, refuse: (message: string) => never): FiledFact {
   if (!isObject(item)) return refuse(`${at} is not an object`);
   const { start, end, val, accn, form, filed } = item;
@@ -128,6 +138,6 @@ function factOf(item: unknown, at: string, concept: string, unit: string, refuse
   if (typeof val !== 'number' || !Number.isSafeInteger(val)) {
     return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a whole number`);
   }
-  // An instant (no start) is never a year's revenue; it is left out as not annual.
+  // An instant (no start) is never a year's figure; it is left out as not annual.
   return { concept, start: start ?? end, end, value: val, unit, accession: accn, form, filed };
 }

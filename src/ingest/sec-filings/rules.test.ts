@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { filingIndexUrl, isAnnualForm, isAnnualPeriod, normalizeCik, reportingPeriodOf } from './rules.js';
+import { isAnnualPeriod, reportingPeriodOf } from '../filings/periods.js';
+import { filingIndexUrl, isAnnualForm, normalizeCik } from './rules.js';
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const day = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true });

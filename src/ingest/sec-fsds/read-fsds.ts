@@ -1,9 +1,9 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import { ImportError } from '../core/issues.js';
 import { readLines } from '../core/line-reader.js';
-import type { FiledFact } from '../sec-filings/filed-figures.js';
-import type { Filer } from '../sec-filings/ingest-filings.js';
-import { conceptRank, isAccession, normalizeCik } from '../sec-filings/rules.js';
+import type { FiledFact } from '../filings/source.js';
+import { isAccession, normalizeCik } from '../sec-filings/rules.js';
+import type { SecFiler } from '../sec-filings/sec-source.js';
 import { entryChunks, type ZipEntry, zipEntries } from '../sec-filings/zip-entries.js';
 
 interface Submission {
@@ -77,7 +77,8 @@ async function findEntry<T>(path: string, name: string, read: (entry: ZipEntry, 
 
 /**
  * The filers of SEC Financial Statement Data Set zips (one per quarter): sub.txt gives each
- * filing's filer, form and filed date; num.txt is streamed and only its revenue values are kept,
+ * filing's filer, form and filed date; num.txt is streamed and only its values of `concepts` (those
+ * the figure specs read) are kept,
  * without segments or co-registrants, for four quarters (the data set's only sign of a year: it
  * gives no start date, so a figure from it has none). A filer's values from every zip are
  * gathered before it is handed on. Decimals of a whole value (`49694000000.0000`) are dropped;
@@ -85,9 +86,10 @@ async function findEntry<T>(path: string, name: string, read: (entry: ZipEntry, 
  */
 export async function* readDataSets(
   paths: readonly string[],
+  concepts: ReadonlySet<string>,
   limits: IngestLimits = DEFAULT_INGEST_LIMITS,
-): AsyncGenerator<Filer> {
-  const filers = new Map<string, Filer>();
+): AsyncGenerator<SecFiler> {
+  const filers = new Map<string, SecFiler>();
   for (const path of paths) {
     const submissions = await findEntry(path, 'sub.txt', async (entry, source) => {
       const subs = new Map<string, Submission>();
@@ -108,7 +110,7 @@ export async function* readDataSets(
         need(cells, ['adsh', 'tag', 'version', 'ddate', 'qtrs', 'uom', 'value'], source, line);
         const prefix = prefixOf(cells.get('version') ?? '');
         const concept = `${prefix}:${cells.get('tag')}`;
-        if (prefix === undefined || conceptRank(concept) === undefined) continue;
+        if (prefix === undefined || !concepts.has(concept)) continue;
         const adsh = cells.get('adsh') ?? '';
         const sub = submissions.get(adsh);
         if (sub === undefined) throw new ImportError([{ file: source, line, message: `adsh ${adsh} is not in sub.txt` }]);

@@ -1,20 +1,10 @@
-import { conceptRank, isAnnualForm, isAnnualPeriod, reportingPeriodOf } from './rules.js';
+import type { ConceptRank } from '../core/figure-spec.js';
+import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
+import type { FiledFact } from './source.js';
 
-/** One revenue fact as a source gives it: a value of one concept, for one period, in one filing. */
-export interface FiledFact {
-  /** Prefixed: `us-gaap:Revenues`. */
-  concept: string;
-  /** Null when the source gives only the duration (a data set's 4 quarters), vouched annual by it. */
-  start: string | null;
-  end: string;
-  value: number;
-  unit: string;
-  accession: string;
-  form: string;
-  filed: string;
-}
+export type { FiledFact } from './source.js';
 
-/** A figure the database already holds for the company, read from a filing. */
+/** A figure the database already holds for the company and spec, read from a filing of the same source. */
 export interface StoredFigure {
   accession: string;
   filed: string;
@@ -23,7 +13,7 @@ export interface StoredFigure {
   currency: string;
 }
 
-/** Another revenue concept the same filing tagged for the same period, and its value. */
+/** Another concept of the spec the same filing tagged for the same period, and its value. */
 export interface Candidate {
   concept: string;
   value: number;
@@ -35,7 +25,7 @@ export interface Figure {
   reportingPeriod: number;
   /** True when an earlier filing gave this period another value. */
   restatement: boolean;
-  /** The other revenue concepts of the filing for the period, in order of preference (DESIGN §10.3). */
+  /** The spec's other concepts the filing tagged for the period, in order of preference (DESIGN §10.3). */
   candidates: Candidate[];
 }
 
@@ -51,7 +41,7 @@ export interface Confirmation {
   by: FiledFact;
 }
 
-/** Why a revenue fact did not become a data point; counted in the ingest's summary. */
+/** Why a fact did not become a data point; counted in the ingest's summary. */
 export type SkipReason =
   | 'not_annual_form'
   | 'not_annual_period'
@@ -65,19 +55,29 @@ export type SkipReason =
   | 'unknown_filer'
   | 'repeated_filer';
 
+/** What decides which facts of a filer count, for one figure spec and one source. */
+export interface SelectionRules {
+  /** The spec's concepts in order of preference; a fact of another concept is ignored. */
+  rank: ConceptRank;
+  isCurrency: (unit: string) => boolean;
+  /** The source's annual-report forms. */
+  isAnnualForm: (form: string) => boolean;
+}
+
 /**
- * Applies DESIGN §10.2–6 to every revenue fact of one filer: annual forms and periods, the
- * concept precedence per filing and period, one figure per filing and reporting period, and
- * first-reported plus restatements over time (`stored` takes part, so a later run that brings a
- * newer filing compares it with what the database holds). Returns the new figures only.
+ * Applies DESIGN §10.2–6 to every fact of one filer for one figure spec: annual forms and
+ * periods, the spec's concept precedence per filing and period, one figure per filing and
+ * reporting period, and first-reported plus restatements over time (`stored` takes part, so a
+ * later run that brings a newer filing compares it with what the database holds). Returns the new
+ * figures only.
  */
 export function selectFigures(
   facts: readonly FiledFact[],
   stored: readonly StoredFigure[],
-  isCurrency: (unit: string) => boolean,
+  rules: SelectionRules,
   skip: (reason: SkipReason) => void,
 ): Figure[] {
-  return selectFiguresAndConfirmations(facts, stored, isCurrency, skip).figures;
+  return selectFiguresAndConfirmations(facts, stored, rules, skip).figures;
 }
 
 /**
@@ -87,15 +87,16 @@ export function selectFigures(
 export function selectFiguresAndConfirmations(
   facts: readonly FiledFact[],
   stored: readonly StoredFigure[],
-  isCurrency: (unit: string) => boolean,
+  rules: SelectionRules,
   skip: (reason: SkipReason) => void,
 ): { figures: Figure[]; confirmations: Confirmation[] } {
+  const { rank, isCurrency, isAnnualForm } = rules;
   // Per filing and period, the most preferred concept present; the others are its candidates.
   const byPeriod = new Map<string, FiledFact>();
   const tagged = new Map<string, FiledFact[]>();
   for (const f of facts) {
-    // Readers keep revenue concepts only; a component slipping through must still never count.
-    if (conceptRank(f.concept) === undefined) continue;
+    // Readers keep every spec's concepts: another spec's, or a component, never counts here.
+    if (rank(f.concept) === undefined) continue;
     if (!isAnnualForm(f.form)) skip('not_annual_form');
     else if (f.start !== null && !isAnnualPeriod(f.start, f.end)) skip('not_annual_period');
     else if (!isCurrency(f.unit)) skip('not_currency');
@@ -106,7 +107,7 @@ export function selectFiguresAndConfirmations(
       if (held === undefined) byPeriod.set(key, f);
       else {
         skip('lower_precedence_concept');
-        if ((conceptRank(f.concept) ?? 99) < (conceptRank(held.concept) ?? 99)) byPeriod.set(key, f);
+        if ((rank(f.concept) ?? 99) < (rank(held.concept) ?? 99)) byPeriod.set(key, f);
       }
     }
   }
@@ -154,7 +155,7 @@ export function selectFiguresAndConfirmations(
         fact: f,
         reportingPeriod: reportingPeriodOf(e.end),
         restatement: !first,
-        candidates: candidatesOf(f, tagged.get(`${f.accession}|${f.start}|${f.end}`) ?? []),
+        candidates: candidatesOf(f, tagged.get(`${f.accession}|${f.start}|${f.end}`) ?? [], rank),
       });
     }
     last = e;
@@ -163,14 +164,12 @@ export function selectFiguresAndConfirmations(
 }
 
 /** The other concepts tagged beside the chosen fact, one value each, most preferred first. */
-function candidatesOf(chosen: FiledFact, tagged: readonly FiledFact[]): Candidate[] {
+function candidatesOf(chosen: FiledFact, tagged: readonly FiledFact[], rank: ConceptRank): Candidate[] {
   const byConcept = new Map<string, number>();
   for (const f of tagged) {
     if (f.concept !== chosen.concept && f.unit === chosen.unit && !byConcept.has(f.concept)) byConcept.set(f.concept, f.value);
   }
-  return [...byConcept]
-    .sort(([a], [b]) => (conceptRank(a) ?? 99) - (conceptRank(b) ?? 99))
-    .map(([concept, value]) => ({ concept, value }));
+  return [...byConcept].sort(([a], [b]) => (rank(a) ?? 99) - (rank(b) ?? 99)).map(([concept, value]) => ({ concept, value }));
 }
 
 /**

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FiledFact, isRoundedFrom, selectFigures, selectFiguresAndConfirmations } from './filed-figures.js';
-import { REVENUE_CONCEPTS } from './rules.js';
+import { revenueFigures } from '../../datasets/revenues/revenue-figures.js';
+import { conceptRank, conceptsOf } from '../core/figure-spec.js';
+import { isAnnualForm } from '../sec-filings/rules.js';
+import {
+  type FiledFact,
+  isRoundedFrom,
+  type SelectionRules,
+  selectFigures,
+  selectFiguresAndConfirmations,
+} from './select-figures.js';
+
+const REVENUE_CONCEPTS = conceptsOf(revenueFigures);
 
 const ENDS = ['2020-12-31', '2021-12-31', '2022-12-31'];
 const fact = fc.record({
@@ -28,13 +38,14 @@ const toFact = (g: Raw): FiledFact => {
   };
 };
 const isCurrency = (u: string) => u === 'USD';
+const revenueRules: SelectionRules = { rank: conceptRank(revenueFigures), isCurrency, isAnnualForm };
 
 describe('selectFigures', () => {
   it('keeps per period end only changes of value, each from an annual report, and adds nothing when run again', () => {
     fc.assert(
       fc.property(fc.array(fact, { maxLength: 40 }), (raw) => {
         const facts = raw.map(toFact);
-        const figures = selectFigures(facts, [], isCurrency, () => undefined);
+        const figures = selectFigures(facts, [], revenueRules, () => undefined);
         for (const f of figures) {
           expect(['10-K', '10-K/A', '20-F']).toContain(f.fact.form);
           expect(f.fact.start?.slice(5)).toBe('01-01');
@@ -56,7 +67,7 @@ describe('selectFigures', () => {
           value: f.fact.value,
           currency: f.fact.unit,
         }));
-        expect(selectFigures(facts, stored, isCurrency, () => undefined)).toEqual([]);
+        expect(selectFigures(facts, stored, revenueRules, () => undefined)).toEqual([]);
       }),
     );
   });
@@ -77,7 +88,7 @@ describe('selectFigures', () => {
         { ...base, concept: 'us-gaap:Revenues', value: 100 },
       ],
       [],
-      isCurrency,
+      revenueRules,
       () => undefined,
     );
     expect(figures.map((f) => [f.fact.concept, f.fact.value, f.reportingPeriod])).toEqual([['us-gaap:Revenues', 100, 2020]]);
@@ -115,12 +126,89 @@ describe('a later value rounded from an earlier one (DESIGN §10.6)', () => {
         { ...base, concept: 'us-gaap:Revenues', value: 9_030_000_000, accession: '0000796343-21-000004', filed: '2021-01-15' },
       ],
       [],
-      isCurrency,
+      revenueRules,
       () => undefined,
     );
     expect(figures.map((f) => [f.fact.value, f.candidates])).toEqual([
       [9_030_008_000, [{ concept: 'us-gaap:SalesRevenueNet', value: 9_000_000_000 }]],
     ]);
     expect(confirmations.map((c) => [c.accession, c.by.accession])).toEqual([['0000796343-19-000006', '0000796343-21-000004']]);
+  });
+});
+
+describe('the same rules for every figure spec', () => {
+  const POOL = ['x:A', 'x:B', 'x:C', 'x:D', 'y:E', 'y:F'];
+  /** A spec's concepts: some of the pool in some order. */
+  const specConcepts = fc.shuffledSubarray(POOL, { minLength: 1 }).chain((s) => fc.shuffledSubarray(s, { minLength: s.length }));
+  const anyFact = fc.record({
+    concept: fc.constantFrom(...POOL),
+    end: fc.constantFrom(...ENDS),
+    quarter: fc.boolean(),
+    value: fc.constantFrom(-2_500_000, -2_000_000, -1, 0, 7, 2_000_000),
+    unit: fc.constantFrom('USD', 'USD', 'EUR', 'pure'),
+    filing: fc.integer({ min: 1, max: 5 }),
+    form: fc.constantFrom('10-K', '10-K/A', '20-F', '10-Q', 'AR'),
+  });
+  const rulesOf = (concepts: readonly string[]): SelectionRules => {
+    const rank = new Map(concepts.map((c, i) => [c, i]));
+    return { rank: (c) => rank.get(c), isCurrency: (u) => u === 'USD' || u === 'EUR', isAnnualForm };
+  };
+
+  it('reads each filing-period from the spec’s most preferred concept present, the others its candidates in order', () => {
+    fc.assert(
+      fc.property(specConcepts, fc.array(anyFact, { maxLength: 40 }), (concepts, raw) => {
+        const facts = raw.map(toFact);
+        const rules = rulesOf(concepts);
+        const eligible = facts.filter(
+          (f) =>
+            concepts.includes(f.concept) && isAnnualForm(f.form) && f.start?.slice(5) === '01-01' && rules.isCurrency(f.unit),
+        );
+        for (const { fact, candidates } of selectFigures(facts, [], rules, () => undefined)) {
+          expect(concepts).toContain(fact.concept);
+          const same = eligible.filter((f) => f.accession === fact.accession && f.end === fact.end);
+          const best = Math.min(...same.map((f) => concepts.indexOf(f.concept)));
+          expect(concepts.indexOf(fact.concept)).toBe(best);
+          const ranks = candidates.map((c) => concepts.indexOf(c.concept));
+          expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+          expect(ranks.every((r) => r > best)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('gives a spec the same figures whatever other specs’ facts the filer holds, negative values included', () => {
+    fc.assert(
+      fc.property(specConcepts, fc.array(anyFact, { maxLength: 40 }), (concepts, raw) => {
+        const facts = raw.map(toFact);
+        const rules = rulesOf(concepts);
+        const own = facts.filter((f) => concepts.includes(f.concept));
+        const all = selectFiguresAndConfirmations(facts, [], rules, () => undefined);
+        expect(all).toEqual(selectFiguresAndConfirmations(own, [], rules, () => undefined));
+        // What was kept, stored, makes the same facts add nothing: restatements and roundings hold for losses too.
+        const stored = all.figures.map((f) => ({
+          accession: f.fact.accession,
+          filed: f.fact.filed,
+          end: f.fact.end,
+          value: f.fact.value,
+          currency: f.fact.unit,
+        }));
+        expect(selectFigures(facts, stored, rules, () => undefined)).toEqual([]);
+      }),
+    );
+  });
+
+  it('counts a loss rounded by a later filing as a confirmation, not a restatement', () => {
+    const base = { concept: 'us-gaap:NetIncomeLoss', start: '2019-01-01', end: '2019-12-31', unit: 'USD', form: '10-K' };
+    const { figures, confirmations } = selectFiguresAndConfirmations(
+      [
+        { ...base, value: -636_123_000, accession: '0000012927-20-000014', filed: '2020-01-31' },
+        { ...base, value: -636_000_000, accession: '0000012927-21-000011', filed: '2021-02-01' },
+      ],
+      [],
+      rulesOf(['us-gaap:NetIncomeLoss', 'us-gaap:ProfitLoss']),
+      () => undefined,
+    );
+    expect(figures.map((f) => [f.fact.value, f.restatement])).toEqual([[-636_123_000, false]]);
+    expect(confirmations.map((c) => c.by.accession)).toEqual(['0000012927-21-000011']);
   });
 });

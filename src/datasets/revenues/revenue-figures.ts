@@ -1,0 +1,42 @@
+import type { FigureSpec } from '../../ingest/core/figure-spec.js';
+import { pointId } from '../../ingest/core/rates.js';
+
+/**
+ * Revenue from filings (DESIGN §10.3, §14.2). A total comes before any part of it: a utility's
+ * total operating revenues (`RegulatedAndUnregulatedOperatingRevenue`) before its contract
+ * revenue, a bank's total net revenue before anything narrower. Never the largest candidate: a
+ * contract revenue can exceed the total it is part of (Southern 2024), a card network's gross
+ * revenue its net (Mastercard 2021). Component concepts (goods only, services only) are absent on
+ * purpose: taken alone they understate a company's revenue.
+ */
+export const revenueFigures: FigureSpec = {
+  name: 'revenues',
+  metric: 'Revenue',
+  noun: 'revenue',
+  concepts: {
+    'us-gaap': [
+      'us-gaap:Revenues',
+      'us-gaap:RegulatedAndUnregulatedOperatingRevenue',
+      'us-gaap:RevenuesNetOfInterestExpense',
+      'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
+      'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax',
+      'us-gaap:SalesRevenueNet',
+    ],
+    'ifrs-full': ['ifrs-full:Revenue', 'ifrs-full:RevenueFromContractsWithCustomers'],
+  },
+  table: 'revenue_points',
+  bundleFile: 'revenues.csv',
+  bundleColumns: [
+    'company_id',
+    'document_id',
+    'reporting_period',
+    'value',
+    'currency',
+    'concept',
+    'period_start',
+    'period_end',
+    'candidates',
+    'confirmed_by',
+  ],
+  pointId,
+};

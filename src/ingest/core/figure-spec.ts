@@ -1,0 +1,50 @@
+/**
+ * A dataset of figures read from filings (DESIGN §10, §14, §17): revenues, net income. It declares
+ * which concepts it reads and where its figures go; the filings pipeline (`ingest/filings/`) and
+ * the demo builder apply the same rules to every spec — annual forms and periods, concept
+ * precedence per filing and period, restatements, rounding confirmations, FX — so a new figure
+ * from filings is a spec, not a change to the pipeline. The list of specs is composed by the
+ * caller (the CLI, the demo builder's main) and passed down; nothing below imports it.
+ */
+export interface FigureSpec {
+  /** The dataset's name, as its counts are keyed in an ingest's summary: `revenues`, `net-income`. */
+  readonly name: string;
+  /** What its records call the metric: `Revenue`, `Net Income`. */
+  readonly metric: string;
+  /** The metric in running text (reports, messages): `revenue`, `net income`. */
+  readonly noun: string;
+  /**
+   * Concepts read, per taxonomy, most preferred first: a filing that tags one period with several
+   * is read from the first present, the others kept as its candidates. Prefixed names
+   * (`us-gaap:Revenues`, `ifrs-full:Revenue`); a filing uses one taxonomy, so the order between
+   * taxonomies never decides.
+   */
+  readonly concepts: Readonly<Record<string, readonly string[]>>;
+  /** The table its figures are written to; same columns as `revenue_points`. */
+  readonly table: string;
+  /** Its file in an import bundle: `revenues.csv`, `net_income.csv`. */
+  readonly bundleFile: string;
+  /**
+   * The file's columns as export and the demo write them, in this order: company, document,
+   * reporting period, value, currency, then concept, period start and end, candidates and
+   * confirmed_by (`company_id, document_id, reporting_period, value, currency, concept, …`).
+   */
+  readonly bundleColumns: readonly string[];
+  /** A figure's stable id: one per document and reporting period, the same as its bundle import gives. */
+  pointId(documentId: string, reportingPeriod: number): string;
+}
+
+/** A concept's place in a spec's preference (0 first), or undefined when the spec does not read it. */
+export type ConceptRank = (concept: string) => number | undefined;
+
+/** Every concept a spec reads, in order of preference (taxonomies in the order the spec lists them). */
+export const conceptsOf = (spec: FigureSpec): string[] => Object.values(spec.concepts).flat();
+
+/** The ranking of a spec's concepts. */
+export function conceptRank(spec: FigureSpec): ConceptRank {
+  const rank = new Map(conceptsOf(spec).map((c, i) => [c, i]));
+  return (concept) => rank.get(concept);
+}
+
+/** The concepts any of `specs` reads: what a source's reader keeps of a filing. */
+export const conceptsOfAll = (specs: readonly FigureSpec[]): ReadonlySet<string> => new Set(specs.flatMap(conceptsOf));

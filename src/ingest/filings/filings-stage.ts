@@ -1,0 +1,141 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { FigureSpec } from '../core/figure-spec.js';
+import { USD_RATE } from '../core/rates.js';
+import type { ExtraStage } from '../core/staged-write.js';
+
+/** Columns of a figure stage, in the order rows are staged (`line` last): those of `revenue_points`. */
+export const FIGURE_STAGE_COLUMNS = [
+  'point_id',
+  'company_id',
+  'document_id',
+  'reporting_period',
+  'original_value',
+  'original_ccy',
+  'value_usd',
+  'rate_currency',
+  'concept',
+  'period_start',
+  'period_end',
+  'candidates',
+  'confirmed_by',
+  'line',
+] as const;
+
+export const DOCUMENT_SOURCE_COLUMNS = ['document_id', 'source', 'source_key', 'line'] as const;
+export const COMPANY_LEI_COLUMNS = ['company_id', 'lei', 'line'] as const;
+
+/** A stage table beside the core stage, and how to write its rows. */
+export interface FilingsStage extends ExtraStage {
+  readonly columns: readonly string[];
+}
+
+/**
+ * Where a spec's figures are staged during a filings ingest: a temporary table per spec, applied
+ * into the spec's table after the core stage (documents first), in the same transaction. A
+ * figure's rate is its currency-year's from the stage's rates; a USD figure's is USD_RATE.
+ */
+export function figureStage(spec: FigureSpec): FilingsStage {
+  const stageTable = `stage_filed_${spec.table}`;
+  const table = sql.table(spec.table);
+  return {
+    stageTable,
+    columns: FIGURE_STAGE_COLUMNS,
+    createStage: async (db) => {
+      await sql`drop table if exists ${sql.table(stageTable)}`.execute(db);
+      await sql`create temporary table ${sql.table(stageTable)} (point_id text, company_id text, document_id text, reporting_period integer,
+        original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text,
+        candidates text, confirmed_by text, line integer)`.execute(db);
+    },
+    // Rows are made by the pipeline from checked facts; the core stage checks their documents.
+    check: async () => [],
+    apply: async (db) => {
+      await sql`insert into ${table} (point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd, fx_rate,
+          fx_source, concept, period_start, period_end, candidates, confirmed_by)
+        select s.point_id, s.company_id, s.document_id, s.reporting_period, s.original_value, s.original_ccy, s.value_usd,
+          coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start, s.period_end,
+          s.candidates, s.confirmed_by
+        from ${sql.table(stageTable)} s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
+        on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
+          original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate, fx_source = excluded.fx_source,
+          concept = coalesce(excluded.concept, ${table}.concept), period_start = coalesce(excluded.period_start, ${table}.period_start),
+          period_end = coalesce(excluded.period_end, ${table}.period_end),
+          candidates = coalesce(excluded.candidates, ${table}.candidates),
+          confirmed_by = coalesce(excluded.confirmed_by, ${table}.confirmed_by)`.execute(db);
+    },
+  };
+}
+
+/**
+ * Each staged document's source and key (DESIGN §15), set once the core stage has written the
+ * documents; and the LEIs of companies a source matched by name (DESIGN §14.1), recorded on them
+ * when they have none yet.
+ */
+export function identityStages(): { documents: FilingsStage; leis: FilingsStage } {
+  const documents = 'stage_document_sources';
+  const leis = 'stage_company_leis';
+  return {
+    documents: {
+      stageTable: documents,
+      columns: DOCUMENT_SOURCE_COLUMNS,
+      createStage: async (db) => {
+        await sql`drop table if exists ${sql.table(documents)}`.execute(db);
+        await sql`create temporary table ${sql.table(documents)} (document_id text, source text, source_key text, line integer)`.execute(
+          db,
+        );
+        // Applying looks each document up here: without the index that is a scan per document.
+        await sql`create index stage_document_sources_key on ${sql.table(documents)} (document_id)`.execute(db);
+      },
+      check: async () => [],
+      apply: async (db) => {
+        await sql`update documents set
+            source = (select s.source from stage_document_sources s where s.document_id = documents.document_id),
+            source_key = (select s.source_key from stage_document_sources s where s.document_id = documents.document_id)
+          where document_id in (select document_id from stage_document_sources)`.execute(db);
+      },
+    },
+    leis: {
+      stageTable: leis,
+      columns: COMPANY_LEI_COLUMNS,
+      createStage: async (db) => {
+        await sql`drop table if exists ${sql.table(leis)}`.execute(db);
+        await sql`create temporary table ${sql.table(leis)} (company_id text, lei text, line integer)`.execute(db);
+        await sql`create index stage_company_leis_key on ${sql.table(leis)} (company_id)`.execute(db);
+      },
+      check: async () => [],
+      apply: async (db) => {
+        await sql`update companies set lei = (select s.lei from stage_company_leis s where s.company_id = companies.company_id)
+          where lei is null and company_id in (select company_id from stage_company_leis)`.execute(db);
+      },
+    },
+  };
+}
+
+/** A spec's filed figures already stored for a company from one source, with what it takes to stage one again. */
+export async function storedFigureRows(db: Kysely<Database>, spec: FigureSpec, source: string, companyId: string) {
+  const { rows } = await sql<{
+    source_key: string;
+    published_on: string;
+    period_end: string;
+    original_value: number | string;
+    original_ccy: string;
+    point_id: string;
+    document_id: string;
+    reporting_period: number;
+    value_usd: number | string;
+    concept: string | null;
+    period_start: string | null;
+    candidates: string | null;
+    confirmed_by: string | null;
+  }>`select d.source_key, d.published_on, p.period_end, p.original_value, p.original_ccy, p.point_id, p.document_id, p.reporting_period,
+      p.value_usd, p.concept, p.period_start, p.candidates, p.confirmed_by
+    from ${sql.table(spec.table)} p join documents d on d.document_id = p.document_id
+    where p.company_id = ${companyId} and p.period_end is not null and d.source = ${source}`.execute(db);
+  return rows;
+}
+
+/** Whether a spec's table holds any filed figure at all: a first ingest need not look figures up. */
+export async function anyFiledFigure(db: Kysely<Database>, spec: FigureSpec): Promise<boolean> {
+  const { rows } = await sql`select 1 from ${sql.table(spec.table)} where period_end is not null limit 1`.execute(db);
+  return rows.length > 0;
+}

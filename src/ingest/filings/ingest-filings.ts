@@ -1,0 +1,351 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { isCurrency } from '../../revenues/currencies.js';
+import { rateCurrency, toUsd } from '../../revenues/normalize.js';
+import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
+import { ImportError } from '../core/issues.js';
+import { type Rates, rateKey } from '../core/rates.js';
+import { type StageDb, StageWriter } from '../core/stage.js';
+import { stagedWrite } from '../core/staged-write.js';
+import { anyFiledFigure, type FilingsStage, figureStage, identityStages, storedFigureRows } from './filings-stage.js';
+import { CompanyMatcher } from './match-company.js';
+import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
+import {
+  type Candidate,
+  type SelectionRules,
+  type SkipReason,
+  type StoredFigure,
+  selectFiguresAndConfirmations,
+} from './select-figures.js';
+import type { FiledFact, Filer, FilingSource } from './source.js';
+
+/** What one figure spec got from an ingest. */
+export interface FigureCounts {
+  /** Facts of the spec's concepts read. */
+  facts: number;
+  data_points: number;
+  /** Of data_points, those that restate a figure an earlier filing gave. */
+  restatements: number;
+  skipped: Partial<Record<SkipReason, number>>;
+}
+
+/**
+ * What an ingest printed: counts of what it read, matched and added, and of facts left out, by
+ * reason — summed over the figure specs, and per spec under `datasets` (keyed by spec name).
+ */
+export interface FilingsSummary {
+  filers: number;
+  companies_matched: number;
+  companies_added: number;
+  /** Facts read of any spec's concepts (facts of other concepts are not counted). */
+  facts: number;
+  documents: number;
+  data_points: number;
+  restatements: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  datasets: Record<string, FigureCounts>;
+  renormalized: number;
+}
+
+export interface IngestOptions {
+  /** Called after each filer is read: how many so far. */
+  onProgress?: (filers: number) => void;
+}
+
+/**
+ * Turns the filers a source reads into documents and data points (DESIGN §10, §14, §15) for every
+ * figure spec, through the one staged write every import shares: all of the input is read and
+ * checked before anything is written, a malformed file refuses the whole (the reader throws
+ * {@link ImportError}), and the same input twice changes nothing. A filer is matched to a company
+ * by CIK, LEI, or name and country; one the catalog does not hold is skipped and counted. A
+ * non-USD figure whose currency-year has no FX rate is skipped and counted as `no_fx_rate` (never
+ * stored without its USD value): add the rate and ingest again.
+ */
+export async function ingestFilings(
+  db: Kysely<Database>,
+  label: string,
+  source: FilingSource,
+  specs: readonly FigureSpec[],
+  filers: AsyncIterable<Filer>,
+  options: IngestOptions = {},
+): Promise<FilingsSummary> {
+  const figureStages = specs.map(figureStage);
+  const identity = identityStages();
+  return stagedWrite(
+    db,
+    label,
+    (stage, rates, conn) => stageFilers({ stage, conn, rates, source, specs, figureStages, identity }, filers, options),
+    { rerun: 'ingest it again', extraStages: [identity.documents, identity.leis, ...figureStages] },
+  );
+}
+
+interface Run {
+  stage: StageDb;
+  conn: Kysely<Database>;
+  rates: Rates;
+  source: FilingSource;
+  specs: readonly FigureSpec[];
+  figureStages: readonly FilingsStage[];
+  identity: ReturnType<typeof identityStages>;
+}
+
+const writerOf = (run: Run, s: FilingsStage) => new StageWriter(run.conn, { name: s.stageTable, columns: s.columns });
+
+async function stageFilers(
+  run: Run,
+  filers: AsyncIterable<Filer>,
+  options: IngestOptions,
+): Promise<{ issues: []; result: Omit<FilingsSummary, 'renormalized'> }> {
+  const { conn, source, specs } = run;
+  const summary: Omit<FilingsSummary, 'renormalized'> = {
+    filers: 0,
+    companies_matched: 0,
+    companies_added: 0,
+    facts: 0,
+    documents: 0,
+    data_points: 0,
+    restatements: 0,
+    skipped: {},
+    datasets: Object.fromEntries(specs.map((s) => [s.name, { facts: 0, data_points: 0, restatements: 0, skipped: {} }])),
+  };
+  const skipper =
+    (counts: FigureCounts) =>
+    (reason: SkipReason, n = 1) => {
+      summary.skipped[reason] = (summary.skipped[reason] ?? 0) + n;
+      counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
+    };
+  const ranks = specs.map(conceptRank);
+  const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
+  const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
+  const matcher = new CompanyMatcher(conn);
+  const documents = new StageWriter(run.stage, 'stage_documents');
+  const sources = writerOf(run, run.identity.documents);
+  const leis = writerOf(run, run.identity.leis);
+  const points = run.figureStages.map((s) => writerOf(run, s));
+  const seen = new Set<string>();
+  let line = 0;
+
+  for await (const filer of filers) {
+    summary.filers++;
+    summary.facts += filer.facts.length;
+    // A fact belongs to every spec that reads its concept (none reads another's, in practice).
+    const factsOf = ranks.map((rank) => filer.facts.filter((f) => rank(f.concept) !== undefined));
+    factsOf.forEach((facts, i) => {
+      (countsOf[i] as FigureCounts).facts += facts.length;
+    });
+    options.onProgress?.(summary.filers);
+    const match = await matcher.match(filer);
+    const skipAll = (reason: SkipReason) => {
+      for (const [i, facts] of factsOf.entries()) skipper(countsOf[i] as FigureCounts)(reason, facts.length);
+    };
+    if (match === undefined) {
+      skipAll('unknown_filer');
+      continue;
+    }
+    const { companyId } = match;
+    if (seen.has(companyId)) {
+      skipAll('repeated_filer');
+      continue;
+    }
+    seen.add(companyId);
+    summary.companies_matched++;
+    if (match.recordLei !== undefined) await leis.add([companyId, match.recordLei, ++line]);
+    const periodOfFiling = filingPeriods(filer.facts, source);
+    const storedFilings = new Set(
+      anyFiled.some((a) => a)
+        ? (
+            await conn
+              .selectFrom('documents')
+              .select('source_key')
+              .where('company_id', '=', companyId)
+              .where('source', '=', source.name)
+              .execute()
+          ).map((d) => d.source_key as string)
+        : [],
+    );
+    const staged = new Set<string>();
+    const stageDocument = async (fact: FiledFact, reportingPeriod: number): Promise<string> => {
+      const doc = source.document(filer, fact);
+      if (staged.has(fact.accession)) return doc.documentId;
+      staged.add(fact.accession);
+      if (!storedFilings.has(fact.accession)) summary.documents++;
+      await documents.add([
+        doc.documentId,
+        companyId,
+        doc.title.slice(0, 500),
+        doc.sourceUrl,
+        fact.filed,
+        periodOfFiling.get(fact.accession) ?? reportingPeriod,
+        'processed',
+        doc.form,
+        doc.accession,
+        'financial',
+        null,
+        ++line,
+      ]);
+      await sources.add([doc.documentId, source.name, fact.accession, ++line]);
+      return doc.documentId;
+    };
+    for (const [i, spec] of specs.entries()) {
+      await stageSpec(
+        run,
+        {
+          spec,
+          counts: countsOf[i] as FigureCounts,
+          skip: skipper(countsOf[i] as FigureCounts),
+          rank: ranks[i] as SelectionRules['rank'],
+        },
+        { filer, companyId, facts: factsOf[i] as FiledFact[], anyFiled: anyFiled[i] === true },
+        { stageDocument, points: points[i] as StageWriter, nextLine: () => ++line },
+        summary,
+      );
+    }
+  }
+  await documents.flush();
+  await sources.flush();
+  await leis.flush();
+  for (const p of points) await p.flush();
+  return { issues: [], result: summary };
+}
+
+/** One spec's figures of one filer: selected, converted to USD, staged with their documents. */
+async function stageSpec(
+  run: Run,
+  {
+    spec,
+    counts,
+    skip,
+    rank,
+  }: { spec: FigureSpec; counts: FigureCounts; skip: (r: SkipReason) => void; rank: SelectionRules['rank'] },
+  { filer, companyId, facts, anyFiled }: { filer: Filer; companyId: string; facts: FiledFact[]; anyFiled: boolean },
+  out: {
+    stageDocument: (fact: FiledFact, reportingPeriod: number) => Promise<string>;
+    points: StageWriter;
+    nextLine: () => number;
+  },
+  summary: { data_points: number; restatements: number },
+): Promise<void> {
+  const { source, rates } = run;
+  const stored = anyFiled ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map(storedPoint) : [];
+  const rules: SelectionRules = { rank, isCurrency, isAnnualForm: (form) => source.isAnnualForm(form) };
+  const { figures, confirmations } = selectFiguresAndConfirmations(facts, stored, rules, skip);
+  // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
+  const confirmedBy = new Map<string, string[]>();
+  for (const c of confirmations) {
+    const key = `${c.accession}|${c.end}`;
+    const documentId = await out.stageDocument(c.by, reportingPeriodOf(c.by.end));
+    confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${documentId}=${c.by.value}`]);
+  }
+  for (const { fact, reportingPeriod, restatement, candidates } of figures) {
+    const basis = rateCurrency(fact.unit).currency;
+    const rate = fact.unit === 'USD' ? undefined : rates.get(rateKey(basis, reportingPeriod));
+    if (fact.unit !== 'USD' && rate === undefined) {
+      skip('no_fx_rate');
+      continue;
+    }
+    let valueUsd: number;
+    try {
+      valueUsd = rate === undefined ? fact.value : toUsd(fact.value, fact.unit, rate.usdPerUnit);
+    } catch (error) {
+      throw new ImportError([{ file: filer.source, line: 0, message: `${describe(fact)}: ${(error as Error).message}` }]);
+    }
+    const documentId = await out.stageDocument(fact, reportingPeriod);
+    counts.data_points++;
+    summary.data_points++;
+    if (restatement) {
+      counts.restatements++;
+      summary.restatements++;
+    }
+    const key = `${fact.accession}|${fact.end}`;
+    await out.points.add([
+      spec.pointId(documentId, reportingPeriod),
+      companyId,
+      documentId,
+      reportingPeriod,
+      fact.value,
+      fact.unit,
+      valueUsd,
+      basis,
+      fact.concept,
+      fact.start,
+      fact.end,
+      candidatesText(candidates),
+      confirmedBy.get(key)?.join(' ') ?? null,
+      out.nextLine(),
+    ]);
+    confirmedBy.delete(key);
+  }
+  // What is left confirms a figure an earlier run stored: it is staged again, now naming them.
+  for (const s of stored) {
+    const more = confirmedBy.get(`${s.accession}|${s.end}`);
+    if (more === undefined) continue;
+    const all = [...new Set([...(s.confirmedBy?.split(' ') ?? []), ...more])].join(' ');
+    await out.points.add([
+      s.pointId,
+      companyId,
+      s.documentId,
+      s.reportingPeriod,
+      s.value,
+      s.currency,
+      s.valueUsd,
+      rateCurrency(s.currency).currency,
+      s.concept,
+      s.start,
+      s.end,
+      s.candidates,
+      all,
+      out.nextLine(),
+    ]);
+  }
+}
+
+/** The period each filing reports on: the latest fiscal year among its annual facts, of any spec. */
+function filingPeriods(facts: readonly FiledFact[], source: FilingSource): Map<string, number> {
+  const periods = new Map<string, number>();
+  for (const f of facts) {
+    if (!source.isAnnualForm(f.form) || (f.start !== null && !isAnnualPeriod(f.start, f.end))) continue;
+    const p = reportingPeriodOf(f.end);
+    if ((periods.get(f.accession) ?? 0) < p) periods.set(f.accession, p);
+  }
+  return periods;
+}
+
+/** A stored filed figure, with all it takes to stage it again when a later filing confirms it. */
+interface StoredPoint extends StoredFigure {
+  pointId: string;
+  documentId: string;
+  reportingPeriod: number;
+  valueUsd: number;
+  concept: string | null;
+  start: string | null;
+  candidates: string | null;
+  confirmedBy: string | null;
+}
+
+function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
+  return {
+    accession: r.source_key,
+    filed: r.published_on,
+    end: r.period_end,
+    value: Number(r.original_value),
+    currency: r.original_ccy,
+    pointId: r.point_id,
+    documentId: r.document_id,
+    reportingPeriod: Number(r.reporting_period),
+    valueUsd: Number(r.value_usd),
+    concept: r.concept,
+    start: r.period_start,
+    candidates: r.candidates,
+    confirmedBy: r.confirmed_by,
+  };
+}
+
+/** Candidates as stored: `concept=value` pairs separated by spaces; null when there are none. */
+export function candidatesText(candidates: readonly Candidate[]): string | null {
+  return candidates.length === 0 ? null : candidates.map((c) => `${c.concept}=${c.value}`).join(' ');
+}
+
+/** A fact as the operator can find it in the source. */
+export function describe(fact: Pick<FiledFact, 'concept' | 'accession' | 'end'>): string {
+  return `${fact.concept} of accession ${fact.accession} ending ${fact.end}`;
+}

@@ -1,0 +1,40 @@
+/**
+ * The period rules every filings source shares (DESIGN §10.2, §10.4, §14.2): which periods are a
+ * fiscal year, and which reporting period a fiscal year belongs to.
+ */
+
+const DAY_MS = 86_400_000;
+const utc = (date: string): number => Date.parse(`${date}T00:00:00Z`);
+
+/** The day before the same date `months` later: the last day of a period of whole months. */
+function endOfMonths(start: string, months: number): number {
+  const d = new Date(utc(start));
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.getTime() - DAY_MS;
+}
+
+/**
+ * True for a fiscal year: 52 or 53 weeks (364 or 371 days, both ends included) or 12 calendar
+ * months. Quarters, half years and the odd stub period of a fiscal-year change are not.
+ */
+export function isAnnualPeriod(start: string, end: string): boolean {
+  const days = (utc(end) - utc(start)) / DAY_MS + 1;
+  return days === 364 || days === 371 || utc(end) === endOfMonths(start, 12);
+}
+
+/**
+ * The calendar year in which the fiscal year ends; one ending on or before 7 January counts to the
+ * year before (a 52/53-week year that ran a few days over). Never a source's `fy`: a 10-K reports
+ * its comparatives under its own `fy`.
+ */
+export function reportingPeriodOf(end: string): number {
+  const year = Number(end.slice(0, 4));
+  return end.slice(5, 7) === '01' && Number(end.slice(8, 10)) <= 7 ? year - 1 : year;
+}
+
+const DATE_RE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+export const isIsoDate = (v: string): boolean => DATE_RE.test(v) && !Number.isNaN(utc(v));

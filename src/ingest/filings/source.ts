@@ -1,0 +1,74 @@
+/**
+ * The source seam (DESIGN §15): a source reads its input into filers, their filings and facts; the
+ * shared pipeline (`ingest-filings.ts`) matches companies, selects figures for every figure spec,
+ * assigns periods, detects restatements and writes documents identified by the source's name and
+ * its key for the filing. A source is SEC companyfacts or data sets (`sec-filings/sec-source.ts`),
+ * and in time ESEF reports.
+ */
+
+/** One fact as a source gives it: a value of one concept, for one period, in one filing. */
+export interface FiledFact {
+  /** Prefixed: `us-gaap:Revenues`, `ifrs-full:Revenue`. */
+  concept: string;
+  /** Null when the source gives only the duration (a data set's 4 quarters), vouched annual by it. */
+  start: string | null;
+  /** Inclusive, YYYY-MM-DD (a source with exclusive ends converts them). */
+  end: string;
+  value: number;
+  /** ISO currency (`USD`, `EUR`) for a money fact; anything else is not a currency and is skipped. */
+  unit: string;
+  /** The filing's key in its source: SEC's accession number, an ESEF report's `fxo_id`. */
+  accession: string;
+  /** The filing's form as its source names it (`10-K`, `20-F/A`; an ESEF report's `ESEF`). */
+  form: string;
+  /** When the filing was published, YYYY-MM-DD; empty when the source does not say. */
+  filed: string;
+}
+
+/**
+ * Who filed, as a source knows them: SEC gives a CIK, ESEF an LEI, and either may give a name
+ * and country. A filer is matched to a catalog company by the first it has of CIK, LEI, then
+ * normalized name and country (DESIGN §10.1, §14.1).
+ */
+export interface FilerIdentity {
+  cik?: string;
+  lei?: string;
+  name: string;
+  /**
+   * The country as the catalog writes it (an English name: `Spain`, `United Kingdom`), when the
+   * source gives one; a source that has ISO codes (ESEF's `ES`) names them so.
+   */
+  country?: string;
+}
+
+/**
+ * Every kept fact of one filer that a source holds, with the file it came from: all of its
+ * filings in one filer (a source of one file per filing gathers them, as the data sets reader
+ * does across quarters), since restatements are found across them; the same company given twice
+ * in one run is skipped as `repeated_filer`.
+ */
+export interface Filer extends FilerIdentity {
+  facts: FiledFact[];
+  /** The file (or zip entry) read, for messages. */
+  source: string;
+}
+
+/** What a filing becomes in the documents table. */
+export interface FilingDocument {
+  documentId: string;
+  title: string;
+  sourceUrl: string;
+  /** SEC's own columns, kept for SEC filings (bundles carry them); null for other sources. */
+  form: string | null;
+  accession: string | null;
+}
+
+/** What the pipeline asks of a source beyond its facts. */
+export interface FilingSource {
+  /** Stored as each document's `source`; with the filing's key it identifies the document. */
+  readonly name: string;
+  /** Whether a filing of this form is an annual report whose figures count. */
+  isAnnualForm(form: string): boolean;
+  /** The document a filing of `filer` is; `fact.accession` is the filing's key. */
+  document(filer: Filer, fact: FiledFact): FilingDocument;
+}

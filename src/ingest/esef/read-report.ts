@@ -1,8 +1,8 @@
 import { isValidLei } from '../../catalog/identifiers.js';
 import { ImportError } from '../core/issues.js';
-import { JsonReader } from '../core/json-reader.js';
 import { type EsefFact, type EsefReport, type EsefSkips, noSkips } from './esef-report.js';
 import { type Decimals, morePrecise, sameValue, wholeUnits } from './exact-value.js';
+import { FactScanner } from './fact-scanner.js';
 import { type OimPeriod, parseOimPeriod } from './oim-period.js';
 
 /**
@@ -42,10 +42,10 @@ interface Candidate {
 
 /**
  * Reads one xBRL-JSON report (OIM, as filings.xbrl.org serves it) from a stream, never whole:
- * each fact is materialized alone and let go unless its concept is one of `concepts`
- * (`ifrs-full:Revenue`, …); memory holds those facts only, whatever the report's size. A file
- * that is not an xBRL-JSON report, or a fact of those concepts that cannot be read, stops the
- * read with an {@link ImportError} naming the file and the fact.
+ * each fact is parsed alone ({@link FactScanner}) and let go unless its concept is one of
+ * `concepts` (`ifrs-full:Revenue`, …); memory holds those facts only, whatever the report's size.
+ * A file that is not an xBRL-JSON report, or a fact that cannot be read, stops the read with an
+ * {@link ImportError} naming the file and the fact.
  */
 export async function readEsefReport(
   chunks: AsyncIterable<Buffer>,
@@ -56,27 +56,10 @@ export async function readEsefReport(
   const refuse = (message: string): never => {
     throw new ImportError([{ file: source, line: 0, message }]);
   };
-  const reader = new JsonReader(chunks, source);
-  try {
-    return await readDocument(reader, name, new Set(concepts), refuse);
-  } finally {
-    await reader.close();
-  }
-}
-
-async function readDocument(
-  reader: JsonReader,
-  name: string,
-  concepts: ReadonlySet<string>,
-  refuse: (message: string) => never,
-): Promise<EsefReport> {
-  if ((await reader.peek()) !== 0x7b) {
-    await reader.skip();
-    refuse('is not an xBRL-JSON report (not a JSON object)');
-  }
+  const wanted = new Set(concepts);
   // Concepts are matched on their local name while reading (the prefix a report binds is known
   // only from its documentInfo, which may come after the facts), and on the whole name after.
-  const localNames = new Set([...concepts, `ifrs-full:${NAME_CONCEPT}`].map((c) => c.slice(c.indexOf(':') + 1)));
+  const localNames = new Set([...wanted, `ifrs-full:${NAME_CONCEPT}`].map((c) => c.slice(c.indexOf(':') + 1)));
   let documentInfo: unknown;
   let sawFacts = false;
   const candidates: Candidate[] = [];
@@ -85,54 +68,64 @@ async function readDocument(
   let entity: string | null = null;
   let latestEnd: string | null = null;
   let factsRead = 0;
-  for await (const key of reader.entries()) {
-    if (key === 'documentInfo') {
-      documentInfo = await reader.value();
-      continue;
-    }
-    if (key !== 'facts') {
-      await reader.skip();
-      continue;
-    }
-    if ((await reader.peek()) !== 0x7b) {
-      await reader.skip();
-      refuse('is not an xBRL-JSON report (facts is not an object)');
-    }
-    sawFacts = true;
-    for await (const id of reader.entries()) {
-      const fact = await reader.value(MAX_FACT_BYTES);
-      factsRead++;
-      if (!isObject(fact)) return refuse(`fact ${id} is not an object`);
-      const dimensions = fact.dimensions;
-      if (!isObject(dimensions)) return refuse(`fact ${id} has no dimensions`);
-      const concept = dimensions.concept;
-      if (typeof concept !== 'string' || concept === '') return refuse(`fact ${id} has no concept`);
-      const factEntity = dimensions.entity;
-      if (entity === null && typeof factEntity === 'string') entity = factEntity;
-      const language = dimensions.language;
-      if (typeof language === 'string') languages.set(language, (languages.get(language) ?? 0) + 1);
-      const period = dimensions.period;
-      if (typeof period === 'string') {
-        let parsed = periods.get(period);
-        if (parsed === undefined && !periods.has(period)) {
-          parsed = parseOimPeriod(period);
-          periods.set(period, parsed);
-        }
-        if (
-          parsed?.kind === 'duration' &&
-          parsed.annual &&
-          factEntity === entity &&
-          (latestEnd === null || parsed.end > latestEnd)
-        ) {
-          latestEnd = parsed.end;
-        }
+  const fact = (id: string, fact: unknown): void => {
+    factsRead++;
+    if (!isObject(fact)) return refuse(`fact ${id} is not an object`);
+    const dimensions = fact.dimensions;
+    if (!isObject(dimensions)) return refuse(`fact ${id} has no dimensions`);
+    const concept = dimensions.concept;
+    if (typeof concept !== 'string' || concept === '') return refuse(`fact ${id} has no concept`);
+    const factEntity = dimensions.entity;
+    if (entity === null && typeof factEntity === 'string') entity = factEntity;
+    const language = dimensions.language;
+    if (typeof language === 'string') languages.set(language, (languages.get(language) ?? 0) + 1);
+    const period = dimensions.period;
+    if (typeof period === 'string') {
+      let parsed = periods.get(period);
+      if (parsed === undefined && !periods.has(period)) {
+        parsed = parseOimPeriod(period);
+        periods.set(period, parsed);
       }
-      if (localNames.has(concept.slice(concept.indexOf(':') + 1))) {
-        candidates.push({ id, concept, dimensions, value: fact.value, decimals: fact.decimals });
+      if (
+        parsed?.kind === 'duration' &&
+        parsed.annual &&
+        factEntity === entity &&
+        (latestEnd === null || parsed.end > latestEnd)
+      ) {
+        latestEnd = parsed.end;
       }
     }
+    if (localNames.has(concept.slice(concept.indexOf(':') + 1))) {
+      candidates.push({ id, concept, dimensions, value: fact.value, decimals: fact.decimals });
+    }
+  };
+  const scanner = new FactScanner(
+    source,
+    {
+      member: (key, value) => {
+        if (key === 'documentInfo') documentInfo = value;
+      },
+      factsStart: (isObject) => {
+        if (!isObject) refuse('is not an xBRL-JSON report (facts is not an object)');
+        sawFacts = true;
+      },
+      fact,
+    },
+    MAX_FACT_BYTES,
+  );
+  let first = true;
+  for await (const chunk of chunks) {
+    // Whatever else a file is (a page of an index, an array), it is named for what it is not.
+    if (first && chunk.length > 0) {
+      const c = chunk.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
+      if (c !== undefined) {
+        if (c !== 0x7b) refuse('is not an xBRL-JSON report (not a JSON object)');
+        first = false;
+      }
+    }
+    scanner.push(chunk);
   }
-  await reader.end();
+  scanner.end();
   if (!isObject(documentInfo)) return refuse('is not an xBRL-JSON report (no documentInfo)');
   const documentType = documentInfo.documentType;
   if (typeof documentType !== 'string' || !DOCUMENT_TYPE_RE.test(documentType)) {
@@ -151,7 +144,7 @@ async function readDocument(
       if (entityName === null && typeof c.value === 'string' && c.value.trim() !== '') entityName = c.value.trim().slice(0, 500);
       continue;
     }
-    if (!concepts.has(concept)) continue;
+    if (!wanted.has(concept)) continue;
     const fact = factOf(c, concept, entity, ns, skipped, refuse);
     if (fact !== undefined) keep(kept, fact, skipped);
   }
@@ -161,7 +154,7 @@ async function readDocument(
     else facts.push(k.fact);
   }
   return {
-    source: reader.source,
+    source,
     name,
     entity,
     lei: entity === null ? null : ns.lei(entity),

@@ -176,7 +176,7 @@ function report(n: number, seed: number): { json: string; facts: number; lei: st
   const amount = (scale: number) => `${Math.round((base * scale * (0.5 + rnd())) / 1000) * 1000}.0`;
   // One value per concept and period: the notes repeat the statements' figures, never change them.
   const values = new Map<string, string>();
-  const valueOf = (c: string, p: number) => {
+  const figure = (c: string, p: number) => {
     const key = `${c} ${p}`;
     const held = values.get(key);
     if (held !== undefined) return held;
@@ -190,7 +190,7 @@ function report(n: number, seed: number): { json: string; facts: number; lei: st
     for (const [p, period] of [current, prior].entries()) {
       for (const c of MONETARY) {
         // Round 0 is the income statement; later rounds repeat its totals (equity statement, notes).
-        if (r === 0 || c === 'Revenue' || c === 'ProfitLoss' || rnd() < 0.3) fact(`ifrs-full:${c}`, period, valueOf(c, p));
+        if (r === 0 || c === 'Revenue' || c === 'ProfitLoss' || rnd() < 0.3) fact(`ifrs-full:${c}`, period, figure(c, p));
         const [axis, members] = AXES[Math.floor(rnd() * AXES.length)] ?? AXES[0] ?? ['', []];
         if (rnd() < 0.55)
           fact(`ifrs-full:${c}`, period, amount(0.02), { [axis]: `ifrs-full:${members[Math.floor(rnd() * members.length)]}` });

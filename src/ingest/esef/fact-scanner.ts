@@ -186,7 +186,7 @@ export class FactScanner {
     const n = buf.length;
     let depth = this.#depth;
     let inString = this.#inString;
-    let escape = this.#escape;
+    let escaped = this.#escape;
     let end = -1;
     if (this.#scalar) {
       while (i < n) {
@@ -201,21 +201,21 @@ export class FactScanner {
       while (i < n) {
         if (inString) {
           // Long strings (a note's XHTML) are most of a report's bytes: jump from quote to quote.
-          if (escape) {
-            escape = false;
+          if (escaped) {
+            escaped = false;
             i++;
             continue;
           }
           const q = buf.indexOf(QUOTE, i);
           if (q < 0) {
-            escape = trailingBackslashes(buf, n, i) % 2 === 1;
+            escaped = trailingBackslashes(buf, n, i) % 2 === 1;
             i = n;
             break;
           }
           // A quote after an odd run of backslashes is escaped and inside the string.
-          const escaped = trailingBackslashes(buf, q, i) % 2 === 1;
+          const quoted = trailingBackslashes(buf, q, i) % 2 === 1;
           i = q + 1;
-          if (escaped) continue;
+          if (quoted) continue;
           inString = false;
           if (depth === 0) {
             end = i;
@@ -251,7 +251,7 @@ export class FactScanner {
       if (stop > from) this.#parts.push(Buffer.from(buf.subarray(from, stop)));
       this.#depth = depth;
       this.#inString = inString;
-      this.#escape = escape;
+      this.#escape = escaped;
       return n;
     }
     const text =

@@ -68,13 +68,14 @@ export async function readEsefReport(
   let entity: string | null = null;
   let latestEnd: string | null = null;
   let factsRead = 0;
-  const fact = (id: string, fact: unknown): void => {
+  const fact = (id: string, raw: unknown): void => {
     factsRead++;
-    if (!isObject(fact)) return refuse(`fact ${id} is not an object`);
+    if (!isObject(raw)) return void refuse(`fact ${id} is not an object`);
+    const fact = raw;
     const dimensions = fact.dimensions;
-    if (!isObject(dimensions)) return refuse(`fact ${id} has no dimensions`);
+    if (!isObject(dimensions)) return void refuse(`fact ${id} has no dimensions`);
     const concept = dimensions.concept;
-    if (typeof concept !== 'string' || concept === '') return refuse(`fact ${id} has no concept`);
+    if (typeof concept !== 'string' || concept === '') return void refuse(`fact ${id} has no concept`);
     const factEntity = dimensions.entity;
     if (entity === null && typeof factEntity === 'string') entity = factEntity;
     const language = dimensions.language;

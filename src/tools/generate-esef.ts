@@ -4,7 +4,7 @@
  *
  *   node dist/tools/generate-esef.js OUT_DIR --reports 400 [--seed N]
  *
- * OUT_DIR receives reports/*.json (1 to 12 MB each, about 5 MB on average) and index/page-NNNNN.json.
+ * OUT_DIR receives reports/*.json (0.5 to 11 MB each, about 4.7 MB on average) and index/page-NNNNN.json.
  * Prints one JSON object of counts on stdout.
  */
 import { parseArgs } from 'node:util';

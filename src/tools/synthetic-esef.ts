@@ -143,10 +143,10 @@ function textBlock(rnd: () => number, bytes: number): string {
 
 /**
  * One report, written as filings.xbrl.org writes xBRL-JSON (one-space indent, `fact-N` ids,
- * canonical values with `.0`, OIM exclusive period ends): 1,500 to 9,000 facts over the year and
+ * canonical values with `.0`, OIM exclusive period ends): 1,100 to 8,500 facts over the year and
  * the year before, about a third on an axis, the income statement's totals tagged again in the
  * equity statement and the notes (duplicates), and a block-tagged note for each text concept, so
- * that text makes up about half the bytes as in real reports; 1 to 12 MB each.
+ * that block-tagged notes make up about three quarters of the bytes; 0.5 to 11 MB each.
  */
 function report(n: number, seed: number): { json: string; facts: number; lei: string; country: string; end: string } {
   const rnd = random(seed * 1_000_003 + n);
@@ -171,7 +171,7 @@ function report(n: number, seed: number): { json: string; facts: number; lei: st
     if (numeric) dims.unit = `iso4217:${currency}`;
     else dims.language = language;
     const body: Record<string, unknown> = numeric ? { value, decimals: -3, dimensions: dims } : { value, dimensions: dims };
-    facts.push(` "fact-${++id}": ${JSON.stringify(body, null, 1).replace(/\n/g, '\n ')}`);
+    facts.push(`  "fact-${++id}": ${JSON.stringify(body, null, 1).replace(/\n/g, '\n  ')}`);
   };
   const amount = (scale: number) => `${Math.round((base * scale * (0.5 + rnd())) / 1000) * 1000}.0`;
   // One value per concept and period: the notes repeat the statements' figures, never change them.

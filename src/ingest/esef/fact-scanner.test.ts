@@ -147,6 +147,11 @@ describe('splitting an xBRL-JSON report into its facts', () => {
     expect(() => scan(bytes)).not.toThrow(/secret/);
   });
 
+  it('names the fact before a fault between facts', () => {
+    const bytes = Buffer.from('{"facts": {"f-1": {"value": "1"} "f-2": {}}}');
+    expect(() => scan(bytes)).toThrow('report.json: is not valid JSON (a comma or } expected after fact f-1 at byte 33)');
+  });
+
   it('refuses a value over the limit by its size, before reading it all', () => {
     const big = Buffer.from(JSON.stringify({ documentInfo: {}, facts: { 'f-1': { value: 'x'.repeat(5000) } } }));
     expect(() => scan(big, [100, 200], 1000)).toThrow('report.json: holds a value larger than 1000 bytes at byte 34');

@@ -78,7 +78,10 @@ export class FactScanner {
   ) {}
 
   #fail(message: string, at: number): never {
-    const where = this.#at >= At.FactKeyOrClose && this.#at <= At.FactAfter && this.#key !== '' ? ` in fact ${this.#key}` : '';
+    // Within a fact's value the fact is named; between facts, the one before.
+    const within = this.#at === At.Fact || this.#at === At.FactColon;
+    const between = this.#at === At.FactKey || this.#at === At.FactAfter;
+    const where = this.#key === '' ? '' : within ? ` in fact ${this.#key}` : between ? ` after fact ${this.#key}` : '';
     throw new ImportError([{ file: this.source, line: 0, message: `is not valid JSON (${message}${where} at byte ${at})` }]);
   }
 

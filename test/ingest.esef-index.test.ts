@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
+import { DEFAULT_INGEST_LIMITS } from '../src/config.js';
+import { loadEsefIndex, readEsefFilers } from '../src/ingest/esef/esef-filers.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
 const API = fileURLToPath(new URL('./fixtures/esef/filings-api/', import.meta.url));
+const KAINOS = fileURLToPath(new URL('./fixtures/esef/xbrl-json/isw-company-similarity/kainos_2022.json', import.meta.url));
 const GB = join(API, 'isw-company-similarity', 'gb_filings.json');
 const EE_1 = join(API, 'xbrl-filings-api', 'estonian_2_pages_3_each__0.json');
 const EE_2 = join(API, 'xbrl-filings-api', 'estonian_2_pages_3_each__1.json');
@@ -169,5 +172,25 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     expect(c.code).not.toBe(0);
     expect(c.stderr).toContain(cut);
     expect(await rows()).toEqual(before);
+  });
+
+  it('identifies a report read afterwards through the stored index: its fxo_id, date added, viewer and filer', async () => {
+    const [kainos] = await readEsefFilers(
+      [KAINOS],
+      DEFAULT_INGEST_LIMITS,
+      ['ifrs-full:Revenue'],
+      await loadEsefIndex(t.db.kysely),
+    );
+    expect(kainos).toMatchObject({ lei: '213800H2PQMIF3OVZY47', name: 'KAINOS GROUP PLC', country: 'GB' });
+    expect(kainos?.filings[0]).toMatchObject({
+      key: '213800H2PQMIF3OVZY47-2022-03-31-ESEF-GB-0',
+      publishedOn: '2022-08-02',
+      // The viewer as the last listing gave it (the reprocessed report above).
+      sourceUrl: 'https://filings.xbrl.org/213800H2PQMIF3OVZY47/2022-03-31/ESEF/GB/0/viewer.html',
+    });
+    expect(kainos?.filings[0]?.facts.map((f) => [f.reportingPeriod, f.value, f.currency])).toEqual([
+      [2022, 302_632_000, 'GBP'],
+      [2021, 234_694_000, 'GBP'],
+    ]);
   });
 });

@@ -27,6 +27,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
         '008-filing-main-document',
         '009-ledger-detail',
         '010-document-source',
+        '011-esef-index',
       ],
       seeded: null,
     });

@@ -190,6 +190,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '008-filing-main-document',
         '009-ledger-detail',
         '010-document-source',
+        '011-esef-index',
       ],
       seeded: 'demo',
     });
@@ -209,6 +210,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '008-filing-main-document',
         '009-ledger-detail',
         '010-document-source',
+        '011-esef-index',
       ],
       seeded: null,
     });

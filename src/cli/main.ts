@@ -86,14 +86,14 @@ program
   .command('ingest')
   .argument(
     '<source>',
-    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips) or sec-submissions (CIK##########.json submissions files, folders, zips)',
+    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips), sec-submissions (CIK##########.json submissions files, folders, zips) or esef-index (pages of filings.xbrl.org /api/filings: files, folders, zips)',
   )
   .argument('<paths...>', 'input files or folders')
-  .description('Ingest SEC filings, whole or not at all; prints counts of what was added and skipped.')
+  .description('Ingest SEC and ESEF filings, whole or not at all; prints counts of what was added and skipped.')
   .action((source: string, paths: string[]) => {
-    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions'].includes(source)) {
+    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions', 'esef-index'].includes(source)) {
       throw new InvalidArgumentError(
-        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds or sec-submissions`,
+        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds, sec-submissions or esef-index`,
       );
     }
     // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.

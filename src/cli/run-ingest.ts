@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { IngestLimits } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { ingestEsefIndex } from '../ingest/esef/ingest-index.js';
 import { ingestFilings } from '../ingest/filings/ingest-filings.js';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
 import { secSource } from '../ingest/sec-filings/sec-source.js';
@@ -13,23 +14,23 @@ import { ingestTickers } from '../ingest/sec-tickers/ingest-tickers.js';
 const PROGRESS_AFTER_MS = 2_000;
 
 /** A progress line on stderr every couple of seconds once a run has taken that long. */
-function progress(source: string): (filers: number) => void {
+function progress(source: string, what = 'filers'): (n: number) => void {
   const started = Date.now();
   let next = started + PROGRESS_AFTER_MS;
-  return (filers) => {
+  return (n) => {
     const now = Date.now();
     if (now < next) return;
     next = now + PROGRESS_AFTER_MS;
     const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
-    process.stderr.write(`${source}: ${filers} filers read in ${Math.round((now - started) / 1000)} s (${rss} MiB)\n`);
+    process.stderr.write(`${source}: ${n} ${what} read in ${Math.round((now - started) / 1000)} s (${rss} MiB)\n`);
   };
 }
 
-export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds' | 'sec-submissions';
+export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds' | 'sec-submissions' | 'esef-index';
 
 /**
- * Runs one `ingest` source over its paths (DESIGN §10), reading no input past `limits`; filings
- * fill every dataset of `specs`.
+ * Runs one `ingest` source over its paths (DESIGN §10, §14), reading no input past `limits`;
+ * filings fill every dataset of `specs`.
  */
 export async function runIngest(
   db: Kysely<Database>,
@@ -54,5 +55,7 @@ export async function runIngest(
       });
     case 'sec-submissions':
       return ingestSubmissions(db, paths, limits, progress(source));
+    case 'esef-index':
+      return ingestEsefIndex(db, paths, limits, progress(source, 'pages'));
   }
 }

@@ -11,6 +11,7 @@ import * as documentKind from './migrations/007-document-kind.js';
 import * as filingMainDocument from './migrations/008-filing-main-document.js';
 import * as ledgerDetail from './migrations/009-ledger-detail.js';
 import * as documentSource from './migrations/010-document-source.js';
+import * as esefIndex from './migrations/011-esef-index.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -29,6 +30,7 @@ function provider(db: Db): MigrationProvider {
       '008-filing-main-document': bind(filingMainDocument),
       '009-ledger-detail': bind(ledgerDetail),
       '010-document-source': bind(documentSource),
+      '011-esef-index': bind(esefIndex),
     }),
   };
 }

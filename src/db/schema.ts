@@ -19,6 +19,7 @@ export interface Database {
   account_subscriptions: AccountSubscriptionTable;
   ghg_points: GhgPointTable;
   console_sessions: ConsoleSessionTable;
+  esef_filings: EsefFilingTable;
 }
 
 /** Counters bumped by writers so every instance notices imports and revocations. */
@@ -192,4 +193,20 @@ export interface ConsoleSessionTable {
   csrf_token: string;
   created_at: string;
   expires_at: string;
+}
+
+/** A report in filings.xbrl.org's index (DESIGN §14.5); URLs absolute, timestamps ISO 8601 UTC. */
+export interface EsefFilingTable {
+  fxo_id: string;
+  filing_id: string | null;
+  country: string | null;
+  lei: string | null;
+  entity_name: string | null;
+  period_end: string;
+  date_added: string | null;
+  processed: string | null;
+  report_url: string | null;
+  viewer_url: string | null;
+  json_url: string | null;
+  package_url: string | null;
 }

@@ -1,0 +1,63 @@
+/**
+ * Exact arithmetic on the numeric values of xBRL-JSON facts, which arrive as decimal strings
+ * ("20935000000.0", "-3261000", "1.5E9"): never through a float, so a value of any size keeps
+ * every digit until it is rounded once, to a whole unit.
+ */
+
+const DECIMAL_RE = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,4}))?$/;
+
+/**
+ * The value a decimal string means, rounded half away from zero to a whole unit (`"2.5"` → 3,
+ * `"-2.5"` → -3); undefined when the text is not a decimal number. `decimals` plays no part: it
+ * tells the value's precision, never a scale to apply.
+ */
+export function wholeUnits(text: string): bigint | undefined {
+  const m = DECIMAL_RE.exec(text);
+  if (m === null) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = m;
+  if (whole === '' && fraction === '') return undefined;
+  // Moving the decimal point by the exponent keeps every digit exact.
+  const shift = Number(exponent);
+  let digits = whole + fraction;
+  let point = whole.length + shift;
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  if (point > digits.length) digits += '0'.repeat(point - digits.length);
+  const integer = BigInt(digits.slice(0, point) || '0');
+  const firstDropped = digits.charCodeAt(point);
+  // Half away from zero: the magnitude goes up when the first dropped digit is 5 or more.
+  const magnitude = firstDropped >= 0x35 && firstDropped <= 0x39 ? integer + 1n : integer;
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+/** A fact's `decimals`: digits of precision after the point (negative: before it), or exact. */
+export type Decimals = number | 'INF';
+
+/**
+ * `value` rounded half away from zero to `decimals` (−6: to millions); values at a precision of
+ * whole units or finer stay as they are.
+ */
+export function roundToDecimals(value: bigint, decimals: Decimals): bigint {
+  if (decimals === 'INF' || decimals >= 0) return value;
+  const step = 10n ** BigInt(-decimals);
+  const magnitude = value < 0n ? -value : value;
+  const rounded = ((magnitude + step / 2n) / step) * step;
+  return value < 0n ? -rounded : rounded;
+}
+
+const finer = (a: Decimals, b: Decimals): boolean => a === 'INF' || (b !== 'INF' && a > b);
+
+/**
+ * Whether two facts of one concept, period and unit give one value (XBRL's consistent duplicates):
+ * equal once both are rounded to the coarser of their precisions, so a figure tagged in thousands
+ * in one table and in millions in another is one figure.
+ */
+export function sameValue(a: { value: bigint; decimals: Decimals }, b: { value: bigint; decimals: Decimals }): boolean {
+  const coarser = finer(a.decimals, b.decimals) ? b.decimals : a.decimals;
+  return roundToDecimals(a.value, coarser) === roundToDecimals(b.value, coarser);
+}
+
+/** True when `a` is stated more precisely than `b`: of two duplicates, the one to keep. */
+export const morePrecise = (a: Decimals, b: Decimals): boolean => finer(a, b);

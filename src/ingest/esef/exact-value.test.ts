@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { roundToDecimals, sameValue, wholeUnits } from './exact-value.js';
+import { wholeUnits } from './exact-value.js';
 
 /** Half away from zero on an exact rational: what `wholeUnits` must give, computed apart. */
 function expectedRound(integer: bigint, fraction: string, negative: boolean): bigint {
@@ -40,27 +40,5 @@ describe('exact values of xBRL-JSON facts', () => {
     for (const bad of ['', '-', '.', 'abc', '1,000', '1.2.3', ' 12', 'NaN', 'INF', '0x10', '1e', '12 000']) {
       expect(wholeUnits(bad), bad).toBeUndefined();
     }
-  });
-
-  it('rounds to a precision (decimals) half away from zero', () => {
-    expect(roundToDecimals(20935400000n, -6)).toBe(20935000000n);
-    expect(roundToDecimals(-2500n, -3)).toBe(-3000n);
-    expect(roundToDecimals(2499n, -3)).toBe(2000n);
-    expect(roundToDecimals(1234n, 2)).toBe(1234n);
-    expect(roundToDecimals(1234n, 'INF')).toBe(1234n);
-  });
-
-  it('takes a figure tagged in thousands and again in millions as one value, different figures as two', () => {
-    expect(sameValue({ value: 20935123000n, decimals: -3 }, { value: 20935000000n, decimals: -6 })).toBe(true);
-    expect(sameValue({ value: 20935000000n, decimals: -6 }, { value: 20936000000n, decimals: -6 })).toBe(false);
-    expect(sameValue({ value: 100n, decimals: 'INF' }, { value: 101n, decimals: 'INF' })).toBe(false);
-    fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: -9, max: 2 }), (v, d) => {
-        // A value and itself rounded to any coarser precision are one value, whichever comes first.
-        const rounded = { value: roundToDecimals(v, d), decimals: d };
-        expect(sameValue({ value: v, decimals: 'INF' }, rounded)).toBe(true);
-        expect(sameValue(rounded, { value: v, decimals: 'INF' })).toBe(true);
-      }),
-    );
   });
 });

@@ -35,29 +35,7 @@ export function wholeUnits(text: string): bigint | undefined {
 /** A fact's `decimals`: digits of precision after the point (negative: before it), or exact. */
 export type Decimals = number | 'INF';
 
-/**
- * `value` rounded half away from zero to `decimals` (−6: to millions); values at a precision of
- * whole units or finer stay as they are.
- */
-export function roundToDecimals(value: bigint, decimals: Decimals): bigint {
-  if (decimals === 'INF' || decimals >= 0) return value;
-  const step = 10n ** BigInt(-decimals);
-  const magnitude = value < 0n ? -value : value;
-  const rounded = ((magnitude + step / 2n) / step) * step;
-  return value < 0n ? -rounded : rounded;
-}
-
 const finer = (a: Decimals, b: Decimals): boolean => a === 'INF' || (b !== 'INF' && a > b);
-
-/**
- * Whether two facts of one concept, period and unit give one value (XBRL's consistent duplicates):
- * equal once both are rounded to the coarser of their precisions, so a figure tagged in thousands
- * in one table and in millions in another is one figure.
- */
-export function sameValue(a: { value: bigint; decimals: Decimals }, b: { value: bigint; decimals: Decimals }): boolean {
-  const coarser = finer(a.decimals, b.decimals) ? b.decimals : a.decimals;
-  return roundToDecimals(a.value, coarser) === roundToDecimals(b.value, coarser);
-}
 
 /** True when `a` is stated more precisely than `b`: of two duplicates, the one to keep. */
 export const morePrecise = (a: Decimals, b: Decimals): boolean => finer(a, b);

@@ -130,19 +130,28 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
     expect(berkeley.skipped).toMatchObject({ duplicate: 2, dimensional: 2 });
   });
 
-  it("skips a period's figure whose duplicates disagree, keeps the other years, and merges one tagged in millions and thousands", async () => {
+  it("skips a period's figure whose duplicates disagree, keeps the other years, and merges duplicates of one value", async () => {
     const doc = endesa();
     const tag3 = doc.facts.Tag3;
     doc.facts.X1 = { ...tag3, value: '20936000000.0' };
-    doc.facts.X2 = { ...doc.facts.Tag4, value: '25070123000.0', decimals: -3 };
+    // The same value tagged again with a finer precision: one fact, the more precise kept.
+    doc.facts.X2 = { ...doc.facts.Tag4, value: '25070000000.0', decimals: -3 };
     const r = await one(write('disagree.json', doc), [REVENUE]);
-    expect(figures(r)).toEqual([['X2', '2023-01-01', '2023-12-31', 2023, 25_070_123_000, 'EUR', -3]]);
+    expect(figures(r)).toEqual([['X2', '2023-01-01', '2023-12-31', 2023, 25_070_000_000, 'EUR', -3]]);
     expect(r.facts[0]?.duplicates).toEqual(['Tag4']);
     expect(r.skipped).toMatchObject({ inconsistent_duplicates: 2, duplicate: 1 });
     // Three facts, two alike and one not: all three are the inconsistent figure, none a duplicate.
     doc.facts.X3 = { ...tag3 };
     const again = await one(write('disagree3.json', doc), [REVENUE]);
     expect(again.skipped).toMatchObject({ inconsistent_duplicates: 3, duplicate: 1 });
+  });
+
+  it('skips a figure tagged in thousands in one place and in millions in another: two values (DESIGN §14.3)', async () => {
+    const doc = endesa();
+    doc.facts.X4 = { ...doc.facts.Tag4, value: '25070123000.0', decimals: -3 };
+    const r = await one(write('two-precisions.json', doc), [REVENUE]);
+    expect(figures(r).map((f) => f[3])).toEqual([2024]);
+    expect(r.skipped).toMatchObject({ inconsistent_duplicates: 2, duplicate: 0 });
   });
 
   it('takes the value as tagged whatever decimals says, a fraction rounded half away from zero', async () => {

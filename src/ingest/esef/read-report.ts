@@ -1,7 +1,7 @@
 import { isValidLei } from '../../catalog/identifiers.js';
 import { ImportError } from '../core/issues.js';
 import { type EsefFact, type EsefReport, type EsefSkips, noSkips } from './esef-report.js';
-import { type Decimals, morePrecise, sameValue, wholeUnits } from './exact-value.js';
+import { type Decimals, morePrecise, wholeUnits } from './exact-value.js';
 import { FactScanner } from './fact-scanner.js';
 import { type OimPeriod, parseOimPeriod } from './oim-period.js';
 
@@ -300,7 +300,7 @@ function keep(kept: Map<string, Kept>, fact: EsefFact, skipped: EsefSkips): void
   if (held.inconsistent) return;
   const a = { value: BigInt(held.fact.value), decimals: held.fact.decimals ?? 'INF' };
   const b = { value: BigInt(fact.value), decimals: fact.decimals ?? 'INF' };
-  if (held.fact.currency !== fact.currency || !sameValue(a, b)) {
+  if (held.fact.currency !== fact.currency || a.value !== b.value) {
     // Every fact of the figure is counted once it is known to be inconsistent, the repeats too.
     skipped.duplicate -= held.count - 2;
     held.inconsistent = true;

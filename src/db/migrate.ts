@@ -9,6 +9,7 @@ import * as chargeFunction from './migrations/005-charge-function.js';
 import * as chargeAll from './migrations/006-charge-all.js';
 import * as documentKind from './migrations/007-document-kind.js';
 import * as filingMainDocument from './migrations/008-filing-main-document.js';
+import * as syncState from './migrations/011-sync-state.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -25,6 +26,7 @@ function provider(db: Db): MigrationProvider {
       '006-charge-all': bind(chargeAll),
       '007-document-kind': bind(documentKind),
       '008-filing-main-document': bind(filingMainDocument),
+      '011-sync-state': bind(syncState),
     }),
   };
 }

@@ -25,6 +25,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
         '006-charge-all',
         '007-document-kind',
         '008-filing-main-document',
+        '011-sync-state',
       ],
       seeded: null,
     });

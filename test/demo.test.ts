@@ -188,6 +188,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '006-charge-all',
         '007-document-kind',
         '008-filing-main-document',
+        '011-sync-state',
       ],
       seeded: 'demo',
     });
@@ -205,6 +206,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '006-charge-all',
         '007-document-kind',
         '008-filing-main-document',
+        '011-sync-state',
       ],
       seeded: null,
     });

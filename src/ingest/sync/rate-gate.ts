@@ -11,11 +11,15 @@ export const SYSTEM_CLOCK: SyncClock = Object.freeze({
 
 /**
  * Spaces the starts of requests to one source at least `intervalMs` apart, however many are in
- * flight, so a sync never goes past the source's published rate. A `Retry-After` from the source
- * holds every request, not only the one it answered: the source is asking the client to slow down.
+ * flight, so a sync never goes past the source's published rate. Requests take their turns one
+ * after another, and the interval runs from the moment the previous one actually went, not from
+ * when it was due: a timer that fires late (a busy machine) would otherwise let the next request
+ * follow closer, and the source, counting arrivals, would see a burst. A `Retry-After` from the
+ * source holds every request, not only the one it answered: the source asks the client to slow down.
  */
 export class RateGate {
-  #next = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #last = Number.NEGATIVE_INFINITY;
   #held = 0;
 
   constructor(
@@ -23,24 +27,27 @@ export class RateGate {
     private readonly clock: SyncClock,
   ) {}
 
-  /** Resolves when the next request may start, and books its slot. */
-  async wait(): Promise<void> {
-    for (;;) {
-      const now = this.clock.now();
-      if (this.#held > now) {
-        await this.clock.sleep(this.#held - now);
-        continue;
-      }
-      const at = Math.max(now, this.#next);
-      this.#next = at + this.intervalMs;
-      if (at > now) await this.clock.sleep(at - now);
-      // A hold that came while this request waited for its slot applies to it too.
-      if (this.#held <= this.clock.now()) return;
-    }
+  /** Resolves when the next request may start; the caller starts it at once. */
+  wait(): Promise<void> {
+    const turn = this.#tail.then(() => this.#take());
+    this.#tail = turn.catch(() => undefined);
+    return turn;
   }
 
   /** No request starts before `at` (ms since the epoch). */
   holdUntil(at: number): void {
     this.#held = Math.max(this.#held, at);
+  }
+
+  async #take(): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      const at = Math.max(this.#held, this.#last + this.intervalMs);
+      if (at <= now) {
+        this.#last = now;
+        return;
+      }
+      await this.clock.sleep(at - now);
+    }
   }
 }

@@ -61,7 +61,7 @@ export interface FetcherOptions {
  * Network jitter can bring two requests closer at the source than they left here; a margin keeps
  * a sync under the source's rate as the source counts it.
  */
-const RATE_MARGIN = 1.05;
+const RATE_MARGIN = 1.1;
 
 class TooLarge extends Error {}
 

@@ -237,9 +237,10 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
   });
 
   it('runs one sync per database at a time: a second one exits 75', async () => {
-    const server = await serve({ delayMs: 150 });
+    // Slow answers and a filer a batch: the first sync runs for seconds, the second starts meanwhile.
+    const server = await serve({ delayMs: 400 });
     const database = await fresh();
-    const first = startCorpdata(['sync', 'sec', '--ciks', KNOWN.join(',')], env(database, server));
+    const first = startCorpdata(['sync', 'sec', '--ciks', KNOWN.join(',')], env(database, server, { CORPDATA_SYNC_BATCH: '1' }));
     await until(() => server.seen.length > 0, 'the first sync to start');
     const second = await sync(['--ciks', KNOWN.join(',')], database, server);
     expect(second.code).toBe(75);
@@ -249,10 +250,39 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     expect(done.code, done.stderr).toBe(0);
     // Its lock given back, the next one runs.
     expect((await sync(['--ciks', KNOWN.join(',')], database, server)).code).toBe(0);
+
+    // A lease held from another host waits until it lapses; then it is taken over.
+    const db = connect(database.config);
+    try {
+      const lease = (expiresAt: Date) => ({
+        name: 'sync',
+        owner: 'elsewhere',
+        host: 'another-host',
+        pid: 1,
+        acquired_at: new Date(Date.now() - 600_000).toISOString(),
+        expires_at: expiresAt.toISOString(),
+      });
+      await db.kysely
+        .insertInto('sync_locks')
+        .values(lease(new Date(Date.now() + 60_000)))
+        .execute();
+      const held = await sync([], database, server);
+      expect(held.code).toBe(75);
+      expect(held.stderr).toContain('(process 1 on another-host, since');
+      await db.kysely
+        .updateTable('sync_locks')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .execute();
+      const lapsed = await sync([], database, server);
+      expect(lapsed.code, lapsed.stderr).toBe(0);
+      expect(await db.kysely.selectFrom('sync_locks').selectAll().execute()).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 
   it('resumes after a SIGKILL mid-sync, where it stopped, without a duplicate', async () => {
-    const server = await serve({ delayMs: 100 });
+    const server = await serve({ delayMs: 200 });
     const database = await fresh();
     const args = ['sync', 'sec', '--ciks', [...KNOWN, LEMONADE].join(',')];
     // One filer a batch: recorded as synced filer by filer.

@@ -9,7 +9,7 @@ import { type FilingsSummary, ingestFilings } from '../sec-filings/ingest-filing
 import { normalizeCik } from '../sec-filings/rules.js';
 import { ingestSubmissions, type SubmissionsSummary } from '../sec-submissions/ingest-submissions.js';
 import { ingestTickers, type TickersSummary } from '../sec-tickers/ingest-tickers.js';
-import type { FetchCounts, FetchOutcome, SourceFetcher } from './source-fetcher.js';
+import type { FetchCounts, FetchOutcome, SourceFetcher, Validators } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
 import type { SyncLock } from './sync-lock.js';
 import { readValidators, recordSynced, type SyncedFile } from './sync-state.js';
@@ -163,7 +163,7 @@ async function fetchFile(
   cik: string,
   key: string,
   base: string,
-  known: Map<string, import('./source-fetcher.js').Validators>,
+  known: Map<string, Validators>,
 ): Promise<Fetched> {
   const url = `${base}/${key}`;
   const path = join(options.workDir, key.replaceAll('/', '_'));

@@ -52,7 +52,13 @@ export interface SecSyncOptions {
 export interface SecSyncSummary {
   source: 'sec';
   dry_run: boolean;
+  /** Filers fetched. */
   filers: number;
+  /**
+   * CIKs asked for that no catalog company has once the ticker file is in: not fetched, since the
+   * ingest skips a filer it cannot match (a dry run, which ingests no ticker file, asks for them all).
+   */
+  filers_not_in_catalog: number;
   requests: FetchCounts;
   /** The ticker file's ingest; null when it was unchanged, not fetched, or on a dry run. */
   tickers: TickersSummary | null;
@@ -85,6 +91,7 @@ export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Pr
     source: SOURCE,
     dry_run: dryRun,
     filers: 0,
+    filers_not_in_catalog: 0,
     requests: fetcher.counts,
     tickers: null,
     companyfacts: {
@@ -122,8 +129,13 @@ export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Pr
     }
   }
 
-  const ciks = await filerList(db, options.filers);
+  const asked = await filerList(db, options.filers);
+  const ciks = dryRun ? asked : await inCatalog(db, asked);
   summary.filers = ciks.length;
+  summary.filers_not_in_catalog = asked.length - ciks.length;
+  if (summary.filers_not_in_catalog > 0) {
+    log(`sync sec: ${summary.filers_not_in_catalog} of the CIKs asked for are no catalog company's: not fetched`);
+  }
   if (ciks.length > 0) log(`sync sec: ${ciks.length} filers`);
   for (let i = 0; i < ciks.length; i += options.batchSize) {
     if (options.lock?.lost) throw new Error('another sync took the lock over (this one was too slow to renew it); stopped');
@@ -181,6 +193,20 @@ async function filerList(db: Kysely<Database>, filers: SecFilers): Promise<strin
   return [...new Set(filers.ciks)];
 }
 
+/** The CIKs of `ciks` that a catalog company has, in their order. */
+async function inCatalog(db: Kysely<Database>, ciks: readonly string[]): Promise<string[]> {
+  const held = new Set<string>();
+  for (let i = 0; i < ciks.length; i += 500) {
+    const rows = await db
+      .selectFrom('companies')
+      .select('cik')
+      .where('cik', 'in', ciks.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (r.cik !== null) held.add(r.cik);
+  }
+  return ciks.filter((c) => held.has(c));
+}
+
 /** Parses `--ciks`: CIKs with or without their leading zeros, comma-separated. */
 export function parseCikList(list: string): string[] {
   const ciks = list
@@ -216,24 +242,7 @@ async function ingestBatch(
     const submissionsIngested = await ingestEach(summary, options.log, submissions, async (paths) =>
       addCounts(summary.submissions, await ingestSubmissions(db, paths, options.limits)),
     );
-    // A filer the catalog does not hold was skipped by the ingest: its companyfacts are not kept
-    // as synced, so that they are ingested once the ticker file brings the company.
-    const known = new Set(
-      facts.length === 0
-        ? []
-        : (
-            await db
-              .selectFrom('companies')
-              .select('cik')
-              .where(
-                'cik',
-                'in',
-                facts.map((f) => f.cik),
-              )
-              .execute()
-          ).map((r) => r.cik),
-    );
-    await record(db, options, [...factsIngested.filter((f) => known.has(f.cik)), ...submissionsIngested]);
+    await record(db, options, [...factsIngested, ...submissionsIngested]);
   } finally {
     await Promise.all([...facts, ...submissions].map((f) => rm(f.path, { force: true })));
   }

@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,19 @@ const LOCK_TTL_MS = 120_000;
 
 /** One try of one request, headers and body (SEC's largest companyfacts file is about 50 MB). */
 const REQUEST_TIMEOUT_MS = 300_000;
+
+/**
+ * This machine as the lock names it: the host name, and on Linux the process-id namespace, since
+ * containers may share a host name while their process ids mean different things; a lock is
+ * taken over at once only from a holder whose process ids are ours to check.
+ */
+function lockHost(): string {
+  try {
+    return `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return hostname();
+  }
+}
 
 /** How a source is to be fetched from: who asks, how fast, how patiently, how much. */
 export interface SyncRunOptions {
@@ -50,7 +64,7 @@ export async function withSyncRun<T>(
   let lock: SyncLock | null = null;
   if (!options.dryRun) {
     const taken = await acquireSyncLock(db, {
-      host: hostname(),
+      host: lockHost(),
       pid: process.pid,
       ttlMs: LOCK_TTL_MS,
       now: () => new Date(),

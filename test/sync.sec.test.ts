@@ -161,15 +161,13 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     expect((await fetch(`${server.url}${factsPath('320193')}`, { headers: { 'user-agent': '' } })).status).toBe(403);
   });
 
-  let synced: TestDatabase;
-
   it('ends with the data of ingesting the same files by hand, through failed requests tried again', async () => {
     // Apple's companyfacts fail once (503), Alphabet's submissions twice (500): tried again with backoff.
     const server = await serve({
       fail: (path, nth) =>
         (path === factsPath('320193') && nth === 1) || (path === submissionsPath('1652044') && nth <= 2) ? 503 : null,
     });
-    synced = await fresh();
+    const synced = await fresh();
     const r = await sync(['--ciks', [...KNOWN, LEMONADE].join(',')], synced, server);
     expect(r.code, r.stderr).toBe(0);
     const s = r.json<Summary>();
@@ -189,6 +187,8 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
   });
 
   it('downloads nothing the second time: every file answers 304 to its validators', async () => {
+    const synced = await fresh();
+    expect((await sync(['--ciks', KNOWN.join(',')], synced, await serve())).code).toBe(0);
     const server = await serve();
     const r = await sync(['--ciks', KNOWN.join(',')], synced, server);
     expect(r.code, r.stderr).toBe(0);
@@ -197,6 +197,17 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     expect(s.tickers).toBeNull();
     expect(server.seen.every((q) => q.conditional && q.status === 304)).toBe(true);
     expect(await tables(synced)).toEqual(byHand);
+    // --refetch: everything downloaded and ingested again, unconditionally, and nothing changes.
+    const again = await sync(['--refetch', '--ciks', KNOWN.join(',')], synced, server);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<Summary>()).toMatchObject({
+      requests: { sent: 13, downloaded: 13, not_modified: 0 },
+      companyfacts: { data_points: 0, documents: 0 },
+      submissions: { main_documents_recorded: 0 },
+    });
+    expect(server.seen.slice(13).every((q) => !q.conditional)).toBe(true);
+    expect(await tables(synced)).toEqual(byHand);
+
     // A filer the catalog lacks is asked for only once the ticker file brings its company.
     const lemonade = await sync(['--ciks', LEMONADE], synced, server);
     expect(lemonade.json<Summary>()).toMatchObject({ filers: 0, filers_not_in_catalog: 1, requests: { sent: 1 } });

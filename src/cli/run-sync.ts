@@ -25,7 +25,7 @@ export function checkSecUserAgent(userAgent: string | undefined): string {
 export async function runSecSync(
   db: Kysely<Database>,
   config: Config,
-  options: { filers: SecFilers; dryRun: boolean },
+  options: { filers: SecFilers; dryRun: boolean; refetch: boolean },
 ): Promise<SecSyncSummary> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const base = config.sync.secBaseUrl;
@@ -43,6 +43,7 @@ export async function runSecSync(
       syncSec(db, {
         filers: options.filers,
         dryRun: options.dryRun,
+        refetch: options.refetch,
         bases: base === undefined ? SEC_HOSTS : { www: base, data: base },
         fetcher,
         batchSize: config.sync.batchSize,

@@ -34,6 +34,11 @@ export type SecFilers = { readonly ciks: readonly string[] } | 'all' | 'none';
 export interface SecSyncOptions {
   readonly filers: SecFilers;
   readonly dryRun: boolean;
+  /**
+   * Ignore the validators the sync state holds: every file is downloaded and ingested again (after
+   * FX rates were added for figures skipped as `no_fx_rate`, say).
+   */
+  readonly refetch: boolean;
   /** Where each path is fetched from: SEC's hosts, or one base for all (a mirror, a test server). */
   readonly bases: { readonly www: string; readonly data: string };
   readonly fetcher: SourceFetcher;
@@ -179,7 +184,7 @@ async function fetchFile(
 ): Promise<Fetched> {
   const url = `${base}/${key}`;
   const path = join(options.workDir, key.replaceAll('/', '_'));
-  const outcome = await options.fetcher.get(url, known.get(key), options.dryRun ? null : path);
+  const outcome = await options.fetcher.get(url, options.refetch ? undefined : known.get(key), options.dryRun ? null : path);
   return { cik, key, url, path, outcome };
 }
 

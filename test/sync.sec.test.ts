@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connect } from '../src/db/connect.js';
 import { BIN, corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
@@ -300,11 +300,15 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     const database = await fresh();
     const args = ['sync', 'sec', '--ciks', [...KNOWN, LEMONADE].join(',')];
     // One filer a batch: recorded as synced filer by filer.
-    const killed = startCorpdata(args, env(database, server, { CORPDATA_SYNC_BATCH: '1' }));
+    // Its own TMPDIR: a killed sync leaves its download folder behind, and the test removes it.
+    const tmp = mkdtempSync(join(tmpdir(), 'corpdata-killed-'));
+    onTestFinished(() => rmSync(tmp, { recursive: true, force: true }));
+    const killed = startCorpdata(args, env(database, server, { CORPDATA_SYNC_BATCH: '1', TMPDIR: tmp }));
     await until(async () => (await syncedFiles(database)) >= 5, 'two filers to be synced');
     killed.child.kill('SIGKILL');
     const end = await killed.exited;
     expect(end.signal).toBe('SIGKILL');
+    expect(readdirSync(tmp).filter((f) => f.startsWith('corpdata-sync-'))).toHaveLength(1);
     const before = await syncedFiles(database);
     expect(before).toBeLessThan(13);
 

@@ -9,6 +9,8 @@ import { CatalogHolder } from './catalog/catalog-holder.js';
 import type { Config } from './config.js';
 import { consoleRoutes } from './console/routes.js';
 import { Biller } from './credits/charge.js';
+import type { Dataset } from './datasets/dataset.js';
+import { subscriptionsOf } from './datasets/dataset-list.js';
 import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
@@ -36,6 +38,8 @@ export interface BuildAppOptions {
   /** A migrated database; the app does not close it. */
   db: Db;
   clock?: () => Date;
+  /** The datasets to serve: every registered one unless a test composes another set. */
+  datasets?: readonly Dataset[];
   /** Where the log goes (stdout by default, at the configured level), or false for a silent app. */
   logTo?: false | Writable;
 }
@@ -122,10 +126,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const dataListeners: Array<() => void> = [];
   const catalog = new CatalogHolder(() => loadCatalog(db.kysely));
   const lastTouch = new Map<string, number>();
+  const datasets = options.datasets ?? DATASETS;
   const ctx: AppContext = {
     config,
     db,
     clock,
+    datasets,
+    subscriptions: subscriptionsOf(datasets),
     catalog: () => catalog.get(),
     onDataChange: (listener) => dataListeners.push(listener),
     verifier,
@@ -193,13 +200,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (config.rateLimit !== null) installRateLimits(app, ctx, config.rateLimit);
   routeEveryMethod(app);
   const apiPaths = collectApiPaths(app, API_PREFIX);
-  await registerOpenApi(app, config);
-  for (const dataset of DATASETS) await app.register(datasetRoute(ctx, dataset));
+  await registerOpenApi(app, config, datasets);
+  for (const dataset of datasets) await app.register(datasetRoute(ctx, dataset));
   await app.register(companiesRoutes(ctx));
   await app.register(resolveRoute(ctx));
   await app.register(accountRoute(ctx));
   await app.register(provenanceRoute(ctx));
-  await app.register(openapiRoute(config));
+  await app.register(openapiRoute(config, datasets));
   await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));

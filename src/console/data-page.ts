@@ -1,4 +1,4 @@
-import { DATASETS } from '../datasets/registry.js';
+import type { Dataset } from '../datasets/dataset.js';
 import { type Html, html } from '../web/html.js';
 import type { BoughtPeriod } from './bought-data.js';
 import { consolePage, formatNumber, formatTime } from './layout.js';
@@ -24,8 +24,8 @@ function datasetTable(label: string, rows: readonly BoughtPeriod[]): Html {
 }
 
 /** Every company-period the account bought, by dataset, with its figures and free downloads. */
-export function dataPage(session: ConsoleSession, bought: readonly BoughtPeriod[]): string {
-  const sections = DATASETS.flatMap((d) => {
+export function dataPage(datasets: readonly Dataset[], session: ConsoleSession, bought: readonly BoughtPeriod[]): string {
+  const sections = datasets.flatMap((d) => {
     const rows = bought.filter((b) => b.dataset === d.name);
     if (rows.length === 0) return [];
     return [

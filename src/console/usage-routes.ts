@@ -34,7 +34,17 @@ export function usageRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     return sendPage(
       reply,
       200,
-      usagePage(session, { balance, subscriptions, keys, keyId, page, ...ledger, days, purchases: bought }),
+      usagePage(session, {
+        datasets: ctx.datasets,
+        balance,
+        subscriptions,
+        keys,
+        keyId,
+        page,
+        ...ledger,
+        days,
+        purchases: bought,
+      }),
     );
   });
 }

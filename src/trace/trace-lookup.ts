@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { TraceAccess, TracePoint } from '../datasets/dataset.js';
+import type { Dataset, TraceAccess, TracePoint } from '../datasets/dataset.js';
 import { hasBought } from '../datasets/purchases.js';
-import { DATASETS } from '../datasets/registry.js';
 import type { Database } from '../db/schema.js';
 
 /** A data point found by its trace id, with the dataset whose purchase shows its values. */
@@ -11,9 +10,13 @@ export interface FoundPoint {
 }
 
 /** Asks each dataset in turn: trace ids are the datasets' own, so none names another's point. */
-export async function findTracePoint(db: Kysely<Database>, id: string): Promise<FoundPoint | undefined> {
+export async function findTracePoint(
+  datasets: readonly Dataset[],
+  db: Kysely<Database>,
+  id: string,
+): Promise<FoundPoint | undefined> {
   const lower = id.toLowerCase();
-  for (const dataset of DATASETS) {
+  for (const dataset of datasets) {
     const point = await dataset.trace?.(db, lower);
     if (point !== undefined) return { dataset: dataset.name, point };
   }
@@ -37,12 +40,13 @@ export async function accessOf(db: Kysely<Database>, found: FoundPoint, accountI
  * dataset; undefined for an unknown id (or a dataset that has no JSON provenance).
  */
 export async function loadProvenance(
+  datasets: readonly Dataset[],
   db: Kysely<Database>,
   id: string,
   accountId: string | undefined,
   publicUrl: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const found = await findTracePoint(db, id);
+  const found = await findTracePoint(datasets, db, id);
   if (found?.point.provenance === undefined) return undefined;
   return found.point.provenance(await accessOf(db, found, accountId), publicUrl);
 }

@@ -36,12 +36,12 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
           }
           if (caller.mode === 'account') accountId = caller.accountId;
         }
-        const provenance = await loadProvenance(db, request.params.id, accountId, ctx.config.publicUrl);
+        const provenance = await loadProvenance(ctx.datasets, db, request.params.id, accountId, ctx.config.publicUrl);
         if (provenance === undefined) return sendError(request, reply, 404, 'No data point has this id.');
         return reply.send(provenance);
       }
       reply.header('vary', 'accept');
-      const found = await findTracePoint(db, request.params.id);
+      const found = await findTracePoint(ctx.datasets, db, request.params.id);
       if (found === undefined) {
         return sendErrorPage(
           reply,

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { Dataset } from '../datasets/dataset.js';
 import type { Database } from '../db/schema.js';
 
 /** Figures of one dataset stored as points of its own table. */
@@ -22,11 +23,11 @@ export interface Coverage {
   sourceSites: number;
 }
 
-/** The tables holding each stored dataset's points; a derived dataset (intensity) has none. */
-const POINT_TABLES = { revenues: 'revenue_points', 'ghg-emissions': 'ghg_points' } as const;
-
-/** Counts over processed documents only: a pending or failed document serves nothing. */
-export async function loadCoverage(db: Kysely<Database>): Promise<Coverage> {
+/**
+ * Counts over processed documents only: a pending or failed document serves nothing. A dataset
+ * is counted from its `pointsTable`; a derived one (intensity) has none.
+ */
+export async function loadCoverage(db: Kysely<Database>, datasets: readonly Dataset[]): Promise<Coverage> {
   const [companies, listings, docs, ...points] = await Promise.all([
     db
       .selectFrom('companies')
@@ -43,28 +44,30 @@ export async function loadCoverage(db: Kysely<Database>): Promise<Coverage> {
       ])
       .executeTakeFirstOrThrow(),
     db.selectFrom('documents').select(['form', 'source_url']).where('status', '=', 'processed').execute(),
-    ...Object.entries(POINT_TABLES).map(async ([name, table]) => {
-      const { rows } = await sql<{
-        companies: string | number;
-        points: string | number;
-        first: number | null;
-        last: number | null;
-      }>`
+    ...datasets
+      .flatMap(({ name, pointsTable: table }) => (table === undefined ? [] : [{ name, table }]))
+      .map(async ({ name, table }) => {
+        const { rows } = await sql<{
+          companies: string | number;
+          points: string | number;
+          first: number | null;
+          last: number | null;
+        }>`
         select count(distinct p.company_id) as companies, count(*) as points,
                min(p.reporting_period) as first, max(p.reporting_period) as last
         from ${sql.table(table)} p join documents d on d.document_id = p.document_id
         where d.status = 'processed'`.execute(db);
-      const r = rows[0];
-      return [
-        name,
-        {
-          companies: Number(r?.companies ?? 0),
-          points: Number(r?.points ?? 0),
-          firstYear: r?.first ?? null,
-          lastYear: r?.last ?? null,
-        },
-      ] as const;
-    }),
+        const r = rows[0];
+        return [
+          name,
+          {
+            companies: Number(r?.companies ?? 0),
+            points: Number(r?.points ?? 0),
+            firstYear: r?.first ?? null,
+            lastYear: r?.last ?? null,
+          },
+        ] as const;
+      }),
   ]);
   const hosts = new Set(docs.map((d) => /^https?:\/\/([^/]+)/i.exec(d.source_url)?.[1]?.toLowerCase() ?? ''));
   hosts.delete('');

@@ -1,4 +1,4 @@
-import { DATASETS } from '../datasets/registry.js';
+import type { Dataset } from '../datasets/dataset.js';
 import type { Coverage } from './coverage-query.js';
 import { type Html, html, page } from './html.js';
 
@@ -6,8 +6,8 @@ const NUMBER = new Intl.NumberFormat('en-US');
 const n = (v: number) => NUMBER.format(v);
 const plural = (v: number, noun: string) => `${n(v)} ${noun}${v === 1 ? '' : 's'}`;
 
-function datasetRows(coverage: Coverage): Html {
-  return html`${DATASETS.map((d) => {
+function datasetRows(datasets: readonly Dataset[], coverage: Coverage): Html {
+  return html`${datasets.map((d) => {
     const c = coverage.datasets.get(d.name);
     const years =
       c === undefined || c.firstYear === null
@@ -22,7 +22,7 @@ function datasetRows(coverage: Coverage): Html {
 }
 
 /** The public home page: what the service covers, a first call, and the ways in (console, reference). */
-export function homePage(coverage: Coverage, publicUrl: string, testToken: string): string {
+export function homePage(datasets: readonly Dataset[], coverage: Coverage, publicUrl: string, testToken: string): string {
   const body = html`<h1>Corporate data, traceable to the source</h1>
 <p>corpdata serves the revenue of listed companies standardized to USD (with the value and currency as reported) and the
 greenhouse-gas emissions they report, every figure linked to the document it comes from; and it finds companies by name,
@@ -36,7 +36,7 @@ ticker, ISIN, LEI or CIK.</p>
 </ul>
 <table class="cards"><caption>Datasets</caption>
 <thead><tr><th scope="col">Dataset</th><th scope="col" class="num">Companies</th><th scope="col">Years</th><th scope="col" class="num">Figures</th><th scope="col">Subscription</th></tr></thead>
-<tbody>${datasetRows(coverage)}</tbody></table>
+<tbody>${datasetRows(datasets, coverage)}</tbody></table>
 <p>Sources: ${plural(coverage.secFilings, 'SEC filing')} (XBRL, read as filed) and ${plural(coverage.otherDocuments, 'other document')}
 (annual and sustainability reports, open data sets transcribing them) from ${plural(coverage.sourceSites, 'site')}; exchange rates from
 the IMF, the Federal Reserve and the ECB.</p>

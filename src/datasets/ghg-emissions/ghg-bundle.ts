@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { DatasetBundle } from '../../ingest/bundle/dataset-bundle.js';
 import type { Checked } from '../../ingest/bundle/validate-row.js';
 import type { ImportIssue } from '../../ingest/core/issues.js';
-import type { DatasetBundle } from '../dataset-bundle.js';
 import { GHG_SCOPES } from './ghg-record.js';
 import { toTonnes } from './units.js';
 

@@ -34,6 +34,7 @@ export const ghgEmissions: Dataset<GhgEmissionRecord> = {
   recordSchema: GhgEmissionRecordSchema,
   provenanceSchema: GhgEmissionProvenanceSchema,
   prices: { firstAccess: GHG_FIRST_ACCESS_CREDITS, repeat: GHG_REPEAT_CREDITS, noData: GHG_NO_DATA_CREDITS },
+  pointsTable: 'ghg_points',
   load: loadCompanyEmissions,
   mock: mockEmissions,
   trace: traceEmission,

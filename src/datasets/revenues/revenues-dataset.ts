@@ -29,6 +29,7 @@ export const revenues: Dataset<RevenueRecord> = {
   recordSchema: RevenueRecordSchema,
   provenanceSchema: ProvenanceSchema,
   prices: { firstAccess: REVENUE_FIRST_ACCESS_CREDITS, repeat: REVENUE_REPEAT_CREDITS, noData: REVENUE_NO_DATA_CREDITS },
+  pointsTable: 'revenue_points',
   load: loadCompanyRevenues,
   mock: mockRevenues,
   async trace(db, id) {

@@ -17,11 +17,11 @@ export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
       coverage = undefined;
     });
     app.get('/', { schema: { hide: true } }, async (_request, reply) => {
-      coverage ??= loadCoverage(ctx.db.kysely).catch((error: unknown) => {
+      coverage ??= loadCoverage(ctx.db.kysely, ctx.datasets).catch((error: unknown) => {
         coverage = undefined;
         throw error;
       });
-      return sendPage(reply, 200, homePage(await coverage, ctx.config.publicUrl, TEST_TOKEN));
+      return sendPage(reply, 200, homePage(ctx.datasets, await coverage, ctx.config.publicUrl, TEST_TOKEN));
     });
     // The page is drawn from the document as served (examples, named schemas), built once per
     // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens.
@@ -29,7 +29,13 @@ export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
       const publicUrl = ctx.config.publicUrl;
       if (served?.publicUrl !== publicUrl) {
-        const doc = finishDocument(app.swagger(), publicUrl, publicUrl, ctx.config.rateLimit !== null) as OpenApiDocument;
+        const doc = finishDocument(
+          app.swagger(),
+          ctx.datasets,
+          publicUrl,
+          publicUrl,
+          ctx.config.rateLimit !== null,
+        ) as OpenApiDocument;
         served = { publicUrl, page: page('API reference', renderReference(doc)) };
       }
       return sendPage(reply, 200, served.page);

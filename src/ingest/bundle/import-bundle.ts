@@ -1,8 +1,6 @@
 import { closeSync, lstatSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import type { DatasetBundle } from '../../datasets/dataset-bundle.js';
-import { DATASETS } from '../../datasets/registry.js';
 import type { Database } from '../../db/schema.js';
 import { inputKind, openRegularFile } from '../core/regular-file.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
@@ -15,6 +13,7 @@ import {
   type ImportIssue,
   OPTIONAL_COLUMNS,
 } from './bundle-files.js';
+import type { DatasetBundle } from './dataset-bundle.js';
 import { readCsv } from './read-csv.js';
 import { type Rates, STAGE_TABLE, stageRow } from './stage-row.js';
 
@@ -36,9 +35,10 @@ export interface ImportSummary extends CoreCounts {
   [datasetFile: string]: number;
 }
 
-/** The datasets' own bundle files, in registry order. */
-const DATASET_BUNDLES: readonly DatasetBundle[] = DATASETS.flatMap((d) => (d.bundle === undefined ? [] : [d.bundle]));
-const KNOWN_FILES: readonly string[] = [...BUNDLE_FILE_NAMES, ...DATASET_BUNDLES.map((b) => b.file)];
+/** Every file a bundle may hold: the core ones, then the datasets' own in the order given. */
+function knownFiles(bundles: readonly DatasetBundle[]): readonly string[] {
+  return [...BUNDLE_FILE_NAMES, ...bundles.map((b) => b.file)];
+}
 
 export type { ImportPhase };
 
@@ -67,7 +67,8 @@ function holds(dir: string, name: string): boolean {
   }
 }
 
-function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBundle[] } {
+function bundleFiles(dir: string, bundles: readonly DatasetBundle[]): { present: BundleFile[]; datasets: DatasetBundle[] } {
+  const KNOWN_FILES = knownFiles(bundles);
   if (inputKind(dir) !== 'folder') throw new ImportError([{ file: dir, line: 0, message: 'is not a folder' }]);
   // A misspelt file name would otherwise be skipped without a word.
   const strangers = readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv') && !KNOWN_FILES.includes(f));
@@ -77,7 +78,7 @@ function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBun
     );
   }
   const present = BUNDLE_FILE_NAMES.filter((f) => holds(dir, f));
-  const datasets = DATASET_BUNDLES.filter((b) => holds(dir, b.file));
+  const datasets = bundles.filter((b) => holds(dir, b.file));
   if (present.length === 0 && datasets.length === 0) {
     throw new ImportError([{ file: dir, line: 0, message: `holds none of ${KNOWN_FILES.join(', ')}` }]);
   }
@@ -123,13 +124,19 @@ function headerColumns(path: string, bundle: DatasetBundle): readonly string[] {
  * rather than applied on checks that no longer hold. Memory stays flat whatever the bundle's size.
  * Long statements are expected: the connection must not carry a short statement timeout.
  */
-export async function importBundle(db: Kysely<Database>, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
-  const { present, datasets } = bundleFiles(dir);
+export async function importBundle(
+  db: Kysely<Database>,
+  dir: string,
+  bundles: readonly DatasetBundle[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const { present, datasets } = bundleFiles(dir, bundles);
+  const known = knownFiles(bundles);
   return stagedWrite(db, dir, (stage, rates, conn) => stageFiles(stage, conn, dir, present, datasets, rates, options), {
     onPhase: options.onPhase,
-    sortIssues,
+    sortIssues: (issues) => sortIssues(issues, known),
     rerun: 'import it again',
-    extraStages: DATASET_BUNDLES,
+    extraStages: bundles,
   });
 }
 
@@ -172,8 +179,8 @@ async function stageFiles(
   };
 }
 
-function sortIssues(issues: ImportIssue[]): ImportIssue[] {
-  const order = (file: string) => KNOWN_FILES.indexOf(file);
+function sortIssues(issues: ImportIssue[], known: readonly string[]): ImportIssue[] {
+  const order = (file: string) => known.indexOf(file);
   return issues.sort((a, b) => order(a.file) - order(b.file) || a.line - b.line);
 }
 

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { DatasetBundle } from '../../datasets/dataset-bundle.js';
 import { withBulkSession } from '../../db/bulk-session.js';
 import type { Database } from '../../db/schema.js';
 import { bumpVersion, readVersions } from '../../db/versions.js';
+import type { DatasetBundle } from '../bundle/dataset-bundle.js';
 import { applyStage } from './apply-stage.js';
 import { ImportError, type ImportIssue } from './issues.js';
 import { type Rates, rateKey } from './rates.js';

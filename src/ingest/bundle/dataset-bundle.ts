@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Checked } from '../ingest/bundle/validate-row.js';
-import type { ImportIssue } from '../ingest/core/issues.js';
+import type { Database } from '../../db/schema.js';
+import type { ImportIssue } from '../core/issues.js';
+import type { Checked } from './validate-row.js';
 
 /**
  * A dataset's own bundle file, beside the core files (companies, documents, revenues…). The

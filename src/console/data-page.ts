@@ -1,7 +1,7 @@
 import type { Dataset } from '../datasets/dataset.js';
-import { type Html, html } from '../web/html.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import type { BoughtPeriod } from './bought-data.js';
-import { consolePage, formatNumber, formatTime } from './layout.js';
+import { consolePage, formatTime } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
 
 function figuresCell(b: BoughtPeriod): Html {

@@ -1,9 +1,9 @@
 import type { Dataset } from '../datasets/dataset.js';
 import { datasetNamed, subscriptionsOf } from '../datasets/dataset-list.js';
-import { type Html, html } from '../web/html.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import type { BoughtPeriod } from './bought-data.js';
 import type { KeyListing } from './keys-query.js';
-import { consolePage, formatNumber, formatTime } from './layout.js';
+import { consolePage, formatTime } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
 import { usageChart } from './usage-chart.js';
 import type { LedgerLine } from './usage-query.js';

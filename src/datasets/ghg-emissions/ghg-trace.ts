@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import { formatNumber } from '../../console/layout.js';
 import type { Database, DocumentStatus } from '../../db/schema.js';
-import { buyOffer } from '../../trace/buy-offer.js';
-import { notServedNotice, STATUS_TEXT } from '../../trace/document-status.js';
-import { type Html, html, page } from '../../web/html.js';
+import { formatNumber, type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
+import { buyOffer } from '../kit/buy-offer.js';
+import { notServedNotice, STATUS_TEXT } from '../kit/document-status.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-emissions-dataset.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
 import { disclosureYear } from './ghg-record.js';

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
-import { formatNumber } from '../../console/layout.js';
 import type { Database } from '../../db/schema.js';
-import { buyOffer } from '../../trace/buy-offer.js';
-import { loadTraceFacts } from '../../trace/trace-query.js';
-import { html, page } from '../../web/html.js';
+import { formatNumber, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-emissions-dataset.js';
 import { conversionText, loadGhgFacts, reportFacts, SCOPE_TEXT, sourceLink } from '../ghg-emissions/ghg-trace.js';
+import { buyOffer } from '../kit/buy-offer.js';
+import { loadTraceFacts } from '../revenues/revenue-trace-query.js';
 import { ghgIntensityProvenance } from './intensity-provenance.js';
 import { findServedIntensity } from './load-intensity.js';
 

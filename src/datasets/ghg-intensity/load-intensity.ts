@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
 import { GHG_SCOPES, type GhgEmissionRecord } from '../ghg-emissions/ghg-record.js';
 import { loadCompanyEmissions } from '../ghg-emissions/load-emissions.js';
 import type { CompanyData } from '../period-data.js';
+import { loadCompanyRevenues } from '../revenues/load-revenues.js';
+import type { RevenueRecord } from '../revenues/revenue-record.js';
 import { intensity } from './intensity.js';
 import type { GhgIntensityRecord } from './intensity-record.js';
 

@@ -1,5 +1,5 @@
-import { mockRevenues } from '../../mock/mock-data.js';
 import { mockEmissions } from '../ghg-emissions/mock-emissions.js';
+import { mockRevenues } from '../revenues/mock-revenues.js';
 import { intensity } from './intensity.js';
 import type { GhgIntensityRecord } from './intensity-record.js';
 

@@ -1,11 +1,11 @@
-import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_CREDITS } from '../../credits/prices.js';
-import { RevenueRecordSchema } from '../../http/schemas.js';
-import { mockRevenues } from '../../mock/mock-data.js';
-import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
-import { ProvenanceSchema, provenanceOf } from '../../trace/provenance.js';
-import { tracePage } from '../../trace/trace-page.js';
-import { loadTraceFacts, loadTraceValues } from '../../trace/trace-query.js';
 import type { Dataset } from '../dataset.js';
+import { loadCompanyRevenues } from './load-revenues.js';
+import { mockRevenues } from './mock-revenues.js';
+import { REVENUE_PRICES } from './revenue-prices.js';
+import { ProvenanceSchema, provenanceOf } from './revenue-provenance.js';
+import { type RevenueRecord, RevenueRecordSchema } from './revenue-record.js';
+import { tracePage } from './revenue-trace-page.js';
+import { loadTraceFacts, loadTraceValues } from './revenue-trace-query.js';
 
 /** Total revenue in USD (the spec's dataset): `GET /api/v1/revenues`. */
 export const revenues: Dataset<RevenueRecord> = {
@@ -28,7 +28,7 @@ export const revenues: Dataset<RevenueRecord> = {
   },
   recordSchema: RevenueRecordSchema,
   provenanceSchema: ProvenanceSchema,
-  prices: { firstAccess: REVENUE_FIRST_ACCESS_CREDITS, repeat: REVENUE_REPEAT_CREDITS, noData: REVENUE_NO_DATA_CREDITS },
+  prices: REVENUE_PRICES,
   pointsTable: 'revenue_points',
   load: loadCompanyRevenues,
   mock: mockRevenues,

@@ -12,14 +12,14 @@ import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } fro
 import { ApiError, badRequest } from '../errors.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
-import { RevenuesQuery } from './dataset-query.js';
+import { DatasetQuery } from './dataset-query.js';
 
 export const FIRST_YEAR = 2020;
 export const LAST_YEAR = 2026;
 /** A history reaches back as far as `reporting_period` does (-6). */
 export const MAX_LAST = 6;
 
-const { reporting_period: _period, ...identifiers } = RevenuesQuery.properties;
+const { reporting_period: _period, ...identifiers } = DatasetQuery.properties;
 
 export const HistoryQuery = Type.Object(
   {

@@ -1,4 +1,4 @@
-import { rateCurrency, toUsd } from '../../revenues/normalize.js';
+import { rateCurrency, toUsd } from '../../money/normalize.js';
 import { pointId, type Rates, rateKey, USD_RATE } from '../core/rates.js';
 import type { StageTable } from '../core/stage.js';
 import type { BundleFile } from './bundle-files.js';

@@ -1,8 +1,8 @@
 import { isValidIsin, isValidLei, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import { isMicCode } from '../../catalog/mic-codes.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentStatus } from '../../db/schema.js';
-import { isCurrency, SUB_UNITS } from '../../revenues/currencies.js';
-import { parseRate } from '../../revenues/normalize.js';
+import { isCurrency, SUB_UNITS } from '../../money/currencies.js';
+import { parseRate } from '../../money/normalize.js';
 
 /** Each validator returns the typed row, or the messages of everything wrong with it. */
 export type Checked<T> = { ok: true; row: T } | { ok: false; messages: string[] };

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { SUB_UNITS } from '../../revenues/currencies.js';
-import { toUsd } from '../../revenues/normalize.js';
+import { SUB_UNITS } from '../../money/currencies.js';
+import { toUsd } from '../../money/normalize.js';
 
 type Rates = ReadonlyMap<string, { usdPerUnit: string; source: string }>;
 

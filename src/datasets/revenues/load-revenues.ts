@@ -1,20 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { CompanyData } from '../datasets/period-data.js';
-import type { Database } from '../db/schema.js';
-
-/** The revenue record of the API (spec §2.1): exactly these ten fields. */
-export interface RevenueRecord {
-  year_of_disclosure: number;
-  reporting_period: number;
-  metric: 'Total Revenue';
-  value: number;
-  ccy: 'USD';
-  original_value: number | null;
-  original_ccy: string;
-  company_id: string;
-  document_id: string;
-  traceability_source_url: string;
-}
+import type { Database } from '../../db/schema.js';
+import type { CompanyData } from '../period-data.js';
+import type { RevenueRecord } from './revenue-record.js';
 
 /** What the revenue endpoint knows of one company: its available periods and their records. */
 export type CompanyRevenues = CompanyData<RevenueRecord>;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, DocumentStatus } from '../db/schema.js';
+import type { Database, DocumentStatus } from '../../db/schema.js';
 
 /** What a traceability page shows to anyone: where a data point comes from, not its value. */
 export interface TraceFacts {

@@ -1,4 +1,4 @@
-import { type Html, html } from '../web/html.js';
+import { type Html, html } from '../../web/html.js';
 
 /** What a trace page of an unbought point offers: the console's buy step for its company-period, and the API call. */
 export interface BuyOffer {

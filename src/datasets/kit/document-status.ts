@@ -1,5 +1,5 @@
-import type { DocumentStatus } from '../db/schema.js';
-import { type Html, html } from '../web/html.js';
+import type { DocumentStatus } from '../../db/schema.js';
+import { type Html, html } from '../../web/html.js';
 
 /** A source document's status as every trace page states it. */
 export const STATUS_TEXT: Record<DocumentStatus, string> = {

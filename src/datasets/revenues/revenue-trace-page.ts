@@ -1,10 +1,9 @@
-import { formatNumber } from '../console/layout.js';
-import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from '../credits/prices.js';
-import { SUB_UNITS } from '../revenues/currencies.js';
-import { type Html, html, page } from '../web/html.js';
-import { buyOffer } from './buy-offer.js';
-import { notServedNotice, STATUS_TEXT } from './document-status.js';
-import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './trace-query.js';
+import { SUB_UNITS } from '../../money/currencies.js';
+import { formatNumber, type Html, html, page } from '../../web/html.js';
+import { buyOffer } from '../kit/buy-offer.js';
+import { notServedNotice, STATUS_TEXT } from '../kit/document-status.js';
+import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from './revenue-prices.js';
+import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './revenue-trace-query.js';
 
 /** Who is looking (decided by `accessOf`): values appear only for `bought`. */
 export type TraceAccess =

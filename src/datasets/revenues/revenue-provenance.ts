@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CURRENCIES } from '../revenues/currencies.js';
-import type { TraceFacts, TraceValues } from './trace-query.js';
+import { CURRENCIES } from '../../money/currencies.js';
+import type { TraceFacts, TraceValues } from './revenue-trace-query.js';
 
 const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
 

@@ -180,7 +180,7 @@ function finishResponse(
 function problemExample(status: number, text: string | undefined): Json {
   const extensions =
     status === 400
-      ? { param: /parameter '([a-z_]+)'/.exec(text ?? '')?.[1] ?? 'reporting_period' }
+      ? { param: /(?:parameter|field) '([^']+)'/.exec(text ?? '')?.[1] ?? 'reporting_period' }
       : status === 403
         ? { required_subscription: 'revenues' }
         : status === 404 && text === TEXT_EXAMPLES['404']

@@ -4,6 +4,7 @@ import { formatNumber, type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { buyOffer } from '../kit/buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from '../kit/document-status.js';
+import { signedOutNotice, sourceLink } from '../kit/trace-notice.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-emissions-dataset.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
 import { disclosureYear } from './ghg-record.js';
@@ -87,11 +88,6 @@ export async function loadGhgFacts(db: Kysely<Database>, pointId: string): Promi
   };
 }
 
-/** A link only for http(s) addresses; anything else is shown as text, never made clickable. */
-export function sourceLink(url: string): Html {
-  return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer">${url}</a>` : html`<span>${url}</span>`;
-}
-
 /** The report a figure came from: title, link, page where known, publication, status. */
 export function reportFacts(d: GhgTraceFacts['document'], pageRef: string | null): Html {
   return html`<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>
@@ -121,8 +117,10 @@ function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html 
   if (access === 'not-served') return notServedNotice(f.document.status);
   if (access === 'bought') return html`<p class="muted">Values shown because your account bought ${what} (GHG emissions).</p>`;
   if (access === 'signed-out') {
-    return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.</p>
-<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${f.pointId}`)}">Sign in</a> to see them.</p></div>`;
+    return signedOutNotice(
+      `The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.`,
+      f.pointId,
+    );
   }
   return buyOffer({
     dataset: 'ghg-emissions',

@@ -1,16 +1,28 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { CompanyData } from '../period-data.js';
-import type { RevenueRecord } from './revenue-record.js';
-
-/** What the revenue endpoint knows of one company: its available periods and their records. */
-export type CompanyRevenues = CompanyData<RevenueRecord>;
+import type { Database } from '../../../db/schema.js';
+import type { CompanyData } from '../../period-data.js';
+import type { MoneyRecord } from './figure-record.js';
+import { figureTableAsP } from './figure-table.js';
+import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 /**
- * Reads one company's processed financial documents and data points (two indexed queries). Only a
- * financial document makes a revenue period (DESIGN §1.4): a sustainability report never does.
+ * The dataset's loader: one company's processed financial documents and figures (two indexed
+ * queries). Only a financial document makes a period (DESIGN §1.4): a sustainability report never does.
  */
-export async function loadCompanyRevenues(db: Kysely<Database>, companyId: string, publicUrl: string): Promise<CompanyRevenues> {
+export function figureLoader<M extends string>(
+  spec: MoneyFigureSpec & { metric: M },
+): (db: Kysely<Database>, companyId: string, publicUrl: string) => Promise<CompanyData<MoneyRecord<M>>> {
+  const table = figureTableAsP(spec.table);
+  return (db, companyId, publicUrl) => loadFigures(db, table, spec.metric, companyId, publicUrl);
+}
+
+async function loadFigures<M extends string>(
+  db: Kysely<Database>,
+  table: 'revenue_points as p',
+  metric: M,
+  companyId: string,
+  publicUrl: string,
+): Promise<CompanyData<MoneyRecord<M>>> {
   const [documents, points] = await Promise.all([
     db
       .selectFrom('documents')
@@ -20,7 +32,7 @@ export async function loadCompanyRevenues(db: Kysely<Database>, companyId: strin
       .where('kind', '=', 'financial')
       .execute(),
     db
-      .selectFrom('revenue_points as p')
+      .selectFrom(table)
       .innerJoin('documents as d', 'd.document_id', 'p.document_id')
       .select([
         'p.point_id',
@@ -35,14 +47,14 @@ export async function loadCompanyRevenues(db: Kysely<Database>, companyId: strin
       .where('d.status', '=', 'processed')
       .execute(),
   ]);
-  const records = new Map<number, RevenueRecord[]>();
+  const records = new Map<number, MoneyRecord<M>[]>();
   for (const d of documents) if (!records.has(d.reporting_period)) records.set(d.reporting_period, []);
   for (const p of points) {
     const list = records.get(p.reporting_period) ?? [];
     list.push({
       year_of_disclosure: Number(p.published_on.slice(0, 4)),
       reporting_period: p.reporting_period,
-      metric: 'Total Revenue',
+      metric,
       value: p.value_usd,
       ccy: 'USD',
       original_value: p.original_value,

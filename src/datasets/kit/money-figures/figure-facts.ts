@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database, DocumentStatus } from '../../db/schema.js';
+import type { Database, DocumentStatus } from '../../../db/schema.js';
+import { figureTable, figureTableAsP } from './figure-table.js';
 
 /** What a traceability page shows to anyone: where a data point comes from, not its value. */
 export interface TraceFacts {
@@ -38,7 +39,7 @@ export interface TraceFiling {
   periodStart: string | null;
   periodEnd: string;
   /**
-   * The other revenue concepts the filing tagged for the period, in order of preference (DESIGN
+   * The other concepts of the figure the filing tagged for the period, in order of preference (DESIGN
    * §10.3), so a reader sees why this one was chosen. Their values are figures: shown only to a buyer.
    */
   candidates: Array<{ concept: string; value: number }>;
@@ -67,11 +68,11 @@ export interface TraceValues {
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The public facts of a data point, or undefined for an unknown id. */
-export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Promise<TraceFacts | undefined> {
+/** The public facts of a data point of the figure table `table`, or undefined for an id not there. */
+export async function loadTraceFacts(db: Kysely<Database>, table: string, pointId: string): Promise<TraceFacts | undefined> {
   if (!ID_RE.test(pointId)) return undefined;
   const point = await db
-    .selectFrom('revenue_points as p')
+    .selectFrom(figureTableAsP(table))
     .innerJoin('companies as c', 'c.company_id', 'p.company_id')
     .innerJoin('documents as d', 'd.document_id', 'p.document_id')
     .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
@@ -91,7 +92,7 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
       .orderBy('added_seq')
       .execute(),
     db
-      .selectFrom('revenue_points as p')
+      .selectFrom(figureTableAsP(table))
       .innerJoin('documents as d', 'd.document_id', 'p.document_id')
       .select(['p.point_id', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
       .where('p.company_id', '=', point.company_id)
@@ -159,11 +160,12 @@ export async function loadTraceFacts(db: Kysely<Database>, pointId: string): Pro
 /** The values of the company-period's data points, by point id. Call only for an account that bought it. */
 export async function loadTraceValues(
   db: Kysely<Database>,
+  table: string,
   companyId: string,
   period: number,
 ): Promise<Map<string, TraceValues>> {
   const rows = await db
-    .selectFrom('revenue_points')
+    .selectFrom(figureTable(table))
     .select(['point_id', 'value_usd', 'original_value', 'original_ccy', 'fx_rate', 'fx_source'])
     .where('company_id', '=', companyId)
     .where('reporting_period', '=', period)

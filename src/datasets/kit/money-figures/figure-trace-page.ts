@@ -1,9 +1,10 @@
-import { SUB_UNITS } from '../../money/currencies.js';
-import { formatNumber, type Html, html, page } from '../../web/html.js';
-import { buyOffer } from '../kit/buy-offer.js';
-import { notServedNotice, STATUS_TEXT } from '../kit/document-status.js';
-import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_REPEAT_CREDITS } from './revenue-prices.js';
-import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './revenue-trace-query.js';
+import { SUB_UNITS } from '../../../money/currencies.js';
+import { formatNumber, type Html, html, page } from '../../../web/html.js';
+import { buyOffer } from '../buy-offer.js';
+import { notServedNotice, STATUS_TEXT } from '../document-status.js';
+import { signedOutNotice, sourceLink } from '../trace-notice.js';
+import type { TraceFacts, TraceFiling, TraceValues } from './figure-facts.js';
+import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 /** Who is looking (decided by `accessOf`): values appear only for `bought`. */
 export type TraceAccess =
@@ -11,13 +12,6 @@ export type TraceAccess =
   | { kind: 'not-bought' }
   | { kind: 'not-served' }
   | { kind: 'bought'; values: ReadonlyMap<string, TraceValues> };
-
-/** A link only for http(s) addresses; anything else is shown as text, never made clickable. */
-function sourceLink(d: TraceDocument): Html {
-  return /^https?:\/\//i.test(d.sourceUrl)
-    ? html`<a href="${d.sourceUrl}" rel="noopener noreferrer">${d.sourceUrl}</a>`
-    : html`<span>${d.sourceUrl}</span>`;
-}
 
 function fxText(v: TraceValues): string {
   if (v.originalCcy === 'USD') return 'none: the figure is in USD';
@@ -33,22 +27,21 @@ function valueRows(v: TraceValues): Html {
 <dt>FX rate</dt><dd>${fxText(v)}</dd><dt>FX rate source</dt><dd>${v.fxSource}</dd>`;
 }
 
-function accessNotice(facts: TraceFacts, access: TraceAccess, publicUrl: string): Html {
+function accessNotice(spec: MoneyFigureSpec, path: string, facts: TraceFacts, access: TraceAccess, publicUrl: string): Html {
   const what = `${facts.companyName}, ${facts.period}`;
   if (access.kind === 'not-served') return notServedNotice(facts.document.status);
   if (access.kind === 'signed-out') {
-    return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought ${what}.</p>
-<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${facts.pointId}`)}">Sign in</a> to see them.</p></div>`;
+    return signedOutNotice(`The values of this data point are shown to accounts that have bought ${what}.`, facts.pointId);
   }
   return buyOffer({
-    dataset: 'revenues',
-    label: 'revenues',
+    dataset: spec.dataset,
+    label: spec.wording.offerLabel,
     companyId: facts.companyId,
     companyName: facts.companyName,
     period: facts.period,
-    price: REVENUE_FIRST_ACCESS_CREDITS,
-    repeatPrice: REVENUE_REPEAT_CREDITS,
-    call: `${publicUrl}/api/v1/revenues?company_id=${facts.companyId}&reporting_period=${facts.period}`,
+    price: spec.prices.firstAccess,
+    repeatPrice: spec.prices.repeat,
+    call: `${publicUrl}${path}?company_id=${facts.companyId}&reporting_period=${facts.period}`,
   });
 }
 
@@ -67,17 +60,17 @@ function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
 }
 
 /**
- * The other revenue concepts the filing tagged for the period, so a reader sees why this one was
- * chosen; their values only for a buyer (they are figures of the company-period).
+ * The other concepts of the figure the filing tagged for the period, so a reader sees why this one
+ * was chosen; their values only for a buyer (they are figures of the company-period).
  */
-function candidatesSection(f: TraceFiling, shown: boolean): Html {
+function candidatesSection(spec: MoneyFigureSpec, f: TraceFiling, shown: boolean): Html {
   if (f.candidates.length === 0) {
-    return html`<p>The filing tagged no other revenue concept for this period.</p>`;
+    return html`<p>The filing tagged no other ${spec.wording.concept} for this period.</p>`;
   }
   const rows = f.candidates.map(
     (c) => html`<tr><td><code>${c.concept}</code></td><td class="num">${shown ? formatNumber(c.value) : '—'}</td></tr>`,
   );
-  return html`<h3>Other revenue concepts in this filing for the period</h3>
+  return html`<h3>Other ${spec.wording.concept}s in this filing for the period</h3>
 <p class="muted">Not chosen: <code>${f.concept}</code> comes first in the order of preference.</p>
 <table><thead><tr><th scope="col">Concept</th><th scope="col" class="num">Value as filed</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -87,7 +80,7 @@ function confirmedSection(f: TraceFiling, shown: boolean): Html {
   if (f.confirmedBy.length === 0) return html``;
   const items = f.confirmedBy.map(
     (c) =>
-      html`<li>${c.document.title} (<span class="key">${sourceLink(c.document)}</span>)${shown ? `: ${formatNumber(c.value)}` : ''}</li>`,
+      html`<li>${c.document.title} (<span class="key">${sourceLink(c.document.sourceUrl)}</span>)${shown ? `: ${formatNumber(c.value)}` : ''}</li>`,
   );
   return html`<h3>Confirmed by later filings</h3>
 <p>These later filings repeat this figure rounded to their own precision; the more precise figure stays.</p>
@@ -95,23 +88,29 @@ function confirmedSection(f: TraceFiling, shown: boolean): Html {
 }
 
 /** How a filed figure was chosen: shown to anyone, since none of it is the figure itself. */
-function filingSection(f: TraceFiling, d: TraceDocument, shown: boolean): Html {
+function filingSection(spec: MoneyFigureSpec, f: TraceFiling, d: TraceFacts['document'], shown: boolean): Html {
   const period = f.periodStart === null ? `four quarters ending ${f.periodEnd}` : `${f.periodStart} to ${f.periodEnd}`;
   return html`<h2>Filing</h2>
 <dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd><dt>Form</dt><dd>${f.form ?? '—'}</dd>
 <dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd><dt>Filed</dt><dd>${f.filed}</dd>
-<dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d)}</dd>${
+<dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>${
     f.mainDocumentUrl === null
       ? ''
       : html`<dt>Main document</dt><dd class="key"><a href="${f.mainDocumentUrl}" rel="noopener noreferrer">${f.mainDocumentUrl}</a></dd>`
   }</dl>
-<p class="muted">The concept is the first present of the revenue concepts in order of preference (Revenues, RegulatedAndUnregulatedOperatingRevenue, RevenuesNetOfInterestExpense, RevenueFromContractWithCustomerExcludingAssessedTax, RevenueFromContractWithCustomerIncludingAssessedTax, SalesRevenueNet; for IFRS Revenue, then RevenueFromContractsWithCustomers); the reporting period is the calendar year in which the fiscal year ends (one ending by 7 January counts to the year before).</p>
-${candidatesSection(f, shown)}
+<p class="muted">${spec.wording.conceptRule}</p>
+${candidatesSection(spec, f, shown)}
 ${confirmedSection(f, shown)}`;
 }
 
 /** The traceability page of one data point (the target of its `traceability_source_url`). */
-export function tracePage(facts: TraceFacts, access: TraceAccess, publicUrl: string): string {
+export function figureTracePage(
+  spec: MoneyFigureSpec,
+  path: string,
+  facts: TraceFacts,
+  access: TraceAccess,
+  publicUrl: string,
+): string {
   const values = access.kind === 'bought' ? access.values.get(facts.pointId) : undefined;
   const listings = facts.listings.map(
     (l) =>
@@ -119,12 +118,12 @@ export function tracePage(facts: TraceFacts, access: TraceAccess, publicUrl: str
   );
   const d = facts.document;
   return page(
-    `Total Revenue · ${facts.companyName} · ${facts.period}`,
+    `${spec.metric} · ${facts.companyName} · ${facts.period}`,
     html`<p class="muted">Traceability of a data point</p>
-<h1>Total Revenue of ${facts.companyName}, ${facts.period}</h1>
-${access.kind === 'bought' ? html`<p class="muted">Values shown because your account bought ${facts.companyName}, ${facts.period}.</p>` : accessNotice(facts, access, publicUrl)}
+<h1>${spec.metric} of ${facts.companyName}, ${facts.period}</h1>
+${access.kind === 'bought' ? html`<p class="muted">Values shown because your account bought ${facts.companyName}, ${facts.period}.</p>` : accessNotice(spec, path, facts, access, publicUrl)}
 <h2>Data point</h2>
-<dl class="facts"><dt>Metric</dt><dd>Total Revenue</dd><dt>Reporting period</dt><dd>${facts.period}</dd>
+<dl class="facts"><dt>Metric</dt><dd>${spec.metric}</dd><dt>Reporting period</dt><dd>${facts.period}</dd>
 <dt>Year of disclosure</dt><dd>${d.publishedOn.slice(0, 4)}</dd><dt>Original currency</dt><dd>${facts.originalCcy}</dd>
 ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>${facts.pointId}</code></dd></dl>
 <h2>Company</h2>
@@ -132,9 +131,9 @@ ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>
 <dt>LEI</dt><dd>${facts.lei === null ? '—' : html`<code>${facts.lei}</code>`}</dd>
 <dt>Listings</dt><dd><ul class="plain">${listings}</ul></dd><dt>Company id</dt><dd><code>${facts.companyId}</code></dd></dl>
 <h2>Source document</h2>
-<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d)}</dd>
+<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>
 <dt>Published</dt><dd>${d.publishedOn}</dd><dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>
-${facts.filing === null ? '' : filingSection(facts.filing, d, values !== undefined)}
+${facts.filing === null ? '' : filingSection(spec, facts.filing, d, values !== undefined)}
 <h2>All data points of ${facts.companyName} for ${facts.period}</h2>
 <p>The figure as first reported and every restatement, each from its own document.</p>
 ${relatedTable(facts, access)}`,

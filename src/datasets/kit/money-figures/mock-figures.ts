@@ -1,5 +1,6 @@
-import { digest, MOCK_YEAR, mockCompanyId, mockTraceUrl, uuidFrom } from '../../mock/mock-data.js';
-import type { RevenueRecord } from './revenue-record.js';
+import { digest, MOCK_YEAR, mockCompanyId, mockTraceUrl, uuidFrom } from '../../../mock/mock-data.js';
+import type { MoneyRecord } from './figure-record.js';
+import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 const MOCK_CURRENCIES = [
   { ccy: 'USD', usdPerUnit: 1 },
@@ -8,18 +9,34 @@ const MOCK_CURRENCIES = [
   { ccy: 'JPY', usdPerUnit: 0.0066 },
 ] as const;
 
-/** Mock revenue records for an identifier and a requested period (offsets count back from 2025). */
-export function mockRevenues(identifier: string, requestedPeriod: number, publicUrl: string): RevenueRecord[] {
+/**
+ * The dataset's test-token records for an identifier and a requested period (offsets count back
+ * from 2025): the same documents for every money dataset of a company-period (one annual report
+ * holds them all), the figures drawn from the dataset's own seed.
+ */
+export function figureMock<M extends string>(
+  spec: MoneyFigureSpec & { metric: M },
+): (identifier: string, requestedPeriod: number, publicUrl: string) => MoneyRecord<M>[] {
+  return (identifier, requestedPeriod, publicUrl) => mockFigures(spec, identifier, requestedPeriod, publicUrl);
+}
+
+function mockFigures<M extends string>(
+  spec: MoneyFigureSpec & { metric: M },
+  identifier: string,
+  requestedPeriod: number,
+  publicUrl: string,
+): MoneyRecord<M>[] {
   const period = requestedPeriod < 0 ? MOCK_YEAR + 1 + requestedPeriod : requestedPeriod;
   const seed = `${identifier.toUpperCase()}|${period}`;
-  const d = digest(`revenue:${seed}`);
+  const d = digest(`${spec.mockSeed}:${seed}`);
   const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
-  const usd = ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
+  const sign = spec.mockSign === 'either' && (d[11] ?? 0) % 4 === 0 ? -1 : 1;
+  const usd = sign * ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
   const companyId = mockCompanyId(identifier);
-  const record = (disclosed: number, value: number, document: string): RevenueRecord => ({
+  const record = (disclosed: number, value: number, document: string): MoneyRecord<M> => ({
     year_of_disclosure: disclosed,
     reporting_period: period,
-    metric: 'Total Revenue',
+    metric: spec.metric,
     value,
     ccy: 'USD',
     original_value: currency.ccy === 'USD' ? value : Math.round(value / currency.usdPerUnit),

@@ -15,8 +15,9 @@ import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
+import { shuttingDown } from './errors/api-error.js';
 import { accessLog } from './http/access-log.js';
-import { frameworkErrors, installErrorHandling, shuttingDown, TEXT } from './http/errors.js';
+import { frameworkErrors, installErrorHandling, TEXT } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
 import { requestIdGenerator } from './http/request-id.js';
 import { lazyRequestLogger } from './http/request-logger.js';
@@ -25,12 +26,12 @@ import { companiesRoutes } from './http/routes/companies.js';
 import { datasetRoute } from './http/routes/dataset-route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
-import { pagesRoutes } from './http/routes/pages.js';
 import { provenanceRoute } from './http/routes/provenance.js';
 import { resolveRoute } from './http/routes/resolve.js';
 import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
+import { pagesRoutes } from './site/pages-route.js';
 import { traceRoutes } from './trace/trace-route.js';
 
 export interface BuildAppOptions {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Company } from '../catalog/catalog.js';
 import { datasetNamed } from '../datasets/dataset-list.js';
-import { scriptNonce, sendErrorPage, sendPage } from '../web/respond.js';
+import { scriptNonce, sendErrorPage, sendPage } from '../http/respond.js';
 import { boughtData } from './bought-data.js';
 import { buyPage } from './buy-page.js';
 import { companiesPage, QUERY_MAX_LENGTH, searchResults } from './companies-page.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sendPage } from '../web/respond.js';
+import { sendPage } from '../http/respond.js';
 import { boughtData } from './bought-data.js';
 import { type ConsoleDeps, pageSession, queryText } from './console-deps.js';
 import { subscriptionsOf } from './explorer-query.js';

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
+import { accessOf, findTracePoint, loadProvenance } from '../datasets/trace-lookup.js';
+import { unauthorized } from '../errors/api-error.js';
 import { TEST_MODE_HEADER } from '../http/auth-hook.js';
-import { sendError, unauthorized } from '../http/errors.js';
-import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../web/respond.js';
+import { sendError } from '../http/errors.js';
+import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../http/respond.js';
 import { isMockTraceId, mockProvenance, mockTracePage } from './mock-trace.js';
-import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
 
 /**
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source

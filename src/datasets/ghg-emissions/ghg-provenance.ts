@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { TraceAccess } from '../dataset.js';
+import type { GhgTraceFacts } from './ghg-facts.js';
 import { GHG_SCOPES } from './ghg-record.js';
-import type { GhgTraceFacts } from './ghg-trace.js';
 
 /** The report an emission figure came from, as a provenance answer shows it. */
 export const GhgDocumentSchema = Type.Object(

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import type { GhgTraceFacts } from '../ghg-emissions/ghg-facts.js';
 import { GhgDocumentSchema, ghgDocumentOf } from '../ghg-emissions/ghg-provenance.js';
 import { GHG_SCOPES } from '../ghg-emissions/ghg-record.js';
-import type { GhgTraceFacts } from '../ghg-emissions/ghg-trace.js';
 import type { TraceFacts } from '../kit/money-figures/figure-facts.js';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';

@@ -3,10 +3,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { UUID_TEXT } from '../../catalog/identifiers.js';
 import type { Dataset } from '../../datasets/dataset.js';
-import { loadProvenance } from '../../trace/trace-lookup.js';
+import { loadProvenance } from '../../datasets/trace-lookup.js';
+import { ApiError } from '../../errors/api-error.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
-import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { problemOf } from '../http/problem.js';
-import { type Html, html, raw } from './html.js';
+import { type Html, html, raw } from '../web/html.js';
 import { fieldList, fieldsOf, meaning } from './reference-fields.js';
 import { constraint, type Endpoint, type OpenApiDocument, type Parameter, resolve, type Schema } from './reference-schema.js';
 

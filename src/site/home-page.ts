@@ -1,6 +1,6 @@
 import type { Dataset } from '../datasets/dataset.js';
+import { type Html, html, page } from '../web/html.js';
 import type { Coverage } from './coverage-query.js';
-import { type Html, html, page } from './html.js';
 
 const NUMBER = new Intl.NumberFormat('en-US');
 const n = (v: number) => NUMBER.format(v);

@@ -1,9 +1,9 @@
-import { ReferenceScan } from './reference-scan.js';
+import { ReferenceScan } from '../catalog/search/reference-scan.js';
+import { SearchIndex } from '../catalog/search/search-index.js';
 import { catalogAmongDistractors, formatScore, readJudgements, relevanceCatalog, score } from './relevance.js';
-import { SearchIndex } from './search-index.js';
 
 /**
- * `node dist/catalog/search/relevance-cli.js [--scan] [--misses] [--distractors N]`: how well search
+ * `node dist/tools/relevance-cli.js [--scan] [--misses] [--distractors N]`: how well search
  * ranks the judged queries; `--scan` scores the reference scan instead of the index, to compare the
  * two; `--distractors N` adds N generated companies, a tenth of them namesakes of real ones.
  */

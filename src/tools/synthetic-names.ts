@@ -1,6 +1,6 @@
-import { random } from '../../tools/synthetic-ids.js';
-import { prominence } from './prominence.js';
-import type { SearchEntry } from './search-index.js';
+import { prominence } from '../catalog/search/prominence.js';
+import type { SearchEntry } from '../catalog/search/search-index.js';
+import { random } from './synthetic-ids.js';
 
 /**
  * Generated companies for measuring search at catalog scale. Real catalogs have a large vocabulary

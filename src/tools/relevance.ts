@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readSource } from '../../demo/csv.js';
-import { nameKey } from './normalize-name.js';
-import { prominence } from './prominence.js';
-import type { SearchEntry } from './search-index.js';
+import { nameKey } from '../catalog/search/normalize-name.js';
+import { prominence } from '../catalog/search/prominence.js';
+import type { SearchEntry } from '../catalog/search/search-index.js';
+import { readSource } from '../demo/csv.js';
 import { syntheticEntries } from './synthetic-names.js';
 
 /** One judged query: any of `expect` at rank 1 is a success. */
@@ -26,7 +26,7 @@ export interface RelevanceScore {
   readonly misses: readonly { query: string; class: string; rank: number | undefined }[];
 }
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The judged queries and the non-Latin companies they need, beside the tests that hold the floor. */
 export const RELEVANCE_SET = join(ROOT, 'test/fixtures/search/relevance-set.json');
 export const NON_LATIN_COMPANIES = join(ROOT, 'test/fixtures/search/non-latin');
@@ -132,7 +132,7 @@ export function score(search: (query: string) => readonly string[], judgements: 
   };
 }
 
-/** The report `node dist/catalog/search/relevance.js` prints. */
+/** The report `node dist/tools/relevance.js` prints. */
 export function formatScore(s: RelevanceScore, verbose: boolean): string {
   const lines = [`${s.queries} queries  success@1 ${s.successAt1.toFixed(3)}  MRR@10 ${s.mrrAt10.toFixed(3)}`];
   for (const [k, c] of Object.entries(s.byClass)) {

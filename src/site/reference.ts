@@ -1,5 +1,5 @@
 import { TEST_TOKEN } from '../auth/test-token.js';
-import { type Html, html, raw } from './html.js';
+import { type Html, html, raw } from '../web/html.js';
 import { errorsSection } from './reference-errors.js';
 import { micSection } from './reference-mics.js';
 import { example, KEY_VARIABLE, operationSection } from './reference-operation.js';

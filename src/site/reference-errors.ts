@@ -1,5 +1,5 @@
 import { problemOf } from '../http/problem.js';
-import { type Html, html } from './html.js';
+import { type Html, html } from '../web/html.js';
 import { endpoints, type OpenApiDocument } from './reference-schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { MIC_CODES } from '../catalog/mic-codes.js';
-import { type Html, html } from './html.js';
+import { type Html, html } from '../web/html.js';
 
 /** The parts of a JSON Schema (as the OpenAPI document writes it) the reference page reads. */
 export interface Schema {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Dataset, TraceAccess, TracePoint } from '../datasets/dataset.js';
-import { hasBought } from '../datasets/purchases.js';
 import type { Database } from '../db/schema.js';
+import type { Dataset, TraceAccess, TracePoint } from './dataset.js';
+import { hasBought } from './purchases.js';
 
 /** A data point found by its trace id, with the dataset whose purchase shows its values. */
 export interface FoundPoint {

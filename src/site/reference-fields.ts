@@ -1,4 +1,4 @@
-import { type Html, html } from './html.js';
+import { type Html, html } from '../web/html.js';
 import { constraint, enumValues, type OpenApiDocument, onlyValue, resolve, type Schema } from './reference-schema.js';
 
 /** What a field means, when its schema does not say: fixed text, or text built from its schema. */

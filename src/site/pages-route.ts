@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../../app-context.js';
-import { TEST_TOKEN } from '../../auth/test-token.js';
-import { type Coverage, loadCoverage } from '../../web/coverage-query.js';
-import { homePage } from '../../web/home-page.js';
-import { page } from '../../web/html.js';
-import { type OpenApiDocument, renderReference } from '../../web/reference.js';
-import { sendPage } from '../../web/respond.js';
-import { finishDocument } from '../openapi-document.js';
+import type { AppContext } from '../app-context.js';
+import { TEST_TOKEN } from '../auth/test-token.js';
+import { finishDocument } from '../http/openapi-document.js';
+import { sendPage } from '../http/respond.js';
+import { page } from '../web/html.js';
+import { type Coverage, loadCoverage } from './coverage-query.js';
+import { homePage } from './home-page.js';
+import { type OpenApiDocument, renderReference } from './reference.js';
 
 /** `/` and `/docs`: public pages, no credentials. */
 export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {

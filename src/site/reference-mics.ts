@@ -1,5 +1,5 @@
 import { MIC_NAMES } from '../catalog/mic-names.js';
-import { type Html, html } from './html.js';
+import { type Html, html } from '../web/html.js';
 import { enumValues, isMicList, type OpenApiDocument, resolve } from './reference-schema.js';
 
 const COUNTRIES = new Intl.DisplayNames(['en'], { type: 'region' });

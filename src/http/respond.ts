@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { lists } from '../http/accept.js';
-import { ApiError, sendError, statusSentence } from '../http/errors.js';
-import { html, page } from './html.js';
+import { ApiError } from '../errors/api-error.js';
+import { html, page } from '../web/html.js';
+import { lists } from './accept.js';
+import { sendError, statusSentence } from './errors.js';
 
 /** A per-response nonce for the one inline script a page may carry. */
 export function scriptNonce(): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { SearchIndex } from '../catalog/search/search-index.js';
 import { catalogAmongDistractors, readJudgements, relevanceCatalog, score } from './relevance.js';
-import { SearchIndex } from './search-index.js';
 
 /**
  * Floors under the ranking, so it changes only with evidence. The scan this index replaced scored

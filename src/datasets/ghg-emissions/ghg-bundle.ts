@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { DatasetBundle } from '../../ingest/bundle/dataset-bundle.js';
 import type { Checked } from '../../ingest/bundle/validate-row.js';
 import type { ImportIssue } from '../../ingest/core/issues.js';
+import { stableId } from '../../ingest/core/stable-id.js';
 import { GHG_SCOPES } from './ghg-record.js';
 import { toTonnes } from './units.js';
 
@@ -13,8 +13,7 @@ const FILE = 'ghg_emissions.csv';
 
 /** An emission point's id: stable across imports and exports, one per document, period and scope. */
 export function ghgPointId(documentId: string, period: number, scope: string): string {
-  const h = createHash('sha256').update(`ghg-point:${documentId}:${period}:${scope}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return stableId(`ghg-point:${documentId}:${period}:${scope}`);
 }
 
 function stageRow(v: Readonly<Record<string, string>>): Checked<unknown[]> {

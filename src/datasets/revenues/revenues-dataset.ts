@@ -11,6 +11,7 @@ export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
   dataset: 'revenues',
   table: 'revenue_points',
   metric: 'Total Revenue',
+  pointKey: 'revenue',
   mockSeed: 'revenue',
   prices: REVENUE_PRICES,
   wording: {

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { CURRENCIES } from '../../../money/currencies.js';
+import { documentProvenance, documentProvenanceSchema } from '../document-provenance.js';
 import type { TraceFacts, TraceValues } from './figure-facts.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
@@ -80,16 +81,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             'Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement.',
         },
       ),
-      document: Type.Object(
-        {
-          document_id: Type.String({ format: 'uuid' }),
-          title: Type.String(),
-          source_url: Type.String({ description: 'Where the source document is published.' }),
-          published_on: Type.String({ format: 'date' }),
-          status: Type.Union([Type.Literal('processed'), Type.Literal('pending'), Type.Literal('failed')]),
-        },
-        { additionalProperties: false },
-      ),
+      document: documentProvenanceSchema({ sourceUrl: 'Where the source document is published.' }),
       original_ccy: Currency,
       values_included: Type.Boolean({ description: 'True when the caller’s account bought this company-period.' }),
       values: Type.Union(
@@ -151,13 +143,7 @@ export function provenanceOf(
       published_on: c.document.publishedOn,
       value: values === undefined ? null : c.value,
     })),
-    document: {
-      document_id: d.documentId,
-      title: d.title,
-      source_url: d.sourceUrl,
-      published_on: d.publishedOn,
-      status: d.status,
-    },
+    document: documentProvenance(d),
     original_ccy: facts.originalCcy,
     values_included: values !== undefined,
     values:

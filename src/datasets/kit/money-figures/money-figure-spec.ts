@@ -12,6 +12,11 @@ export interface MoneyFigureSpec {
   readonly table: string;
   /** The records' `metric` text, also the trace page's title ("Total Revenue"). */
   readonly metric: string;
+  /**
+   * The key of its point ids (`{pointKey}-point:{document}:{period}`, {@link figurePointId}): its
+   * own, so no id of one dataset is another's (the trace route asks each dataset in turn).
+   */
+  readonly pointKey: string;
   /** Seed of the test token's figures, so each dataset's mock differs. */
   readonly mockSeed: string;
   /** What the mock serves: `value` in USD per seed draw; a dataset whose figures may be negative says so. */

@@ -96,6 +96,8 @@ export interface StartOptions {
   logTo?: Writable;
   /** The datasets the app serves (and its bundles hold): every registered one by default. */
   datasets?: readonly Dataset[];
+  /** Runs on the migrated database before any bundle is imported (a test dataset's own table). */
+  prepare?: (db: Db) => Promise<void>;
 }
 
 /** A running app on a fresh database of `dialect`, loaded with the fixture bundle unless told otherwise. */
@@ -106,6 +108,7 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const bundles = bundlesOf(datasets);
   const subscriptions = subscriptionsOf(datasets);
   const { db } = await openDatabase(config, bundles);
+  await options.prepare?.(db);
   const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
   if (bundle !== null) await importBundle(db.kysely, bundle, bundles);
   for (const next of options.more ?? []) await importBundle(db.kysely, next, bundles);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ImportIssue } from '../core/issues.js';
+import type { Rates } from '../core/rates.js';
 import type { Checked } from './validate-row.js';
 
 /**
@@ -19,10 +20,19 @@ export interface DatasetBundle {
   readonly stageColumns: readonly string[];
   /** Creates the (empty) stage table on the import's connection. */
   createStage(db: Kysely<Database>): Promise<void>;
-  /** Checks one row: its stage values (in `stageColumns` order, without `line`) or what is wrong. */
-  stageRow(values: Readonly<Record<string, string>>): Checked<unknown[]>;
+  /**
+   * Checks one row: its stage values (in `stageColumns` order, without `line`) or what is wrong.
+   * `rates` are the FX rates known when it is read (the database's and the bundle's own), for a
+   * money figure's USD value.
+   */
+  stageRow(values: Readonly<Record<string, string>>, rates: Rates): Checked<unknown[]>;
   /** Whole-bundle checks (unknown company or document, repeated figures), run after the core stage is indexed. */
   check(db: Kysely<Database>): Promise<ImportIssue[]>;
+  /**
+   * The money figure table the file fills, if it does (columns as `revenue_points`): its USD
+   * values are recomputed, as revenues' are, when an import changes an FX rate.
+   */
+  readonly figureTable?: string;
   /** Writes the checked stage, keyed by stable ids: the same bundle twice changes nothing. */
   apply(db: Kysely<Database>): Promise<void>;
   /** Every stored row, as the file's lines (`columns` then `optionalColumns`), in a stable order. */

@@ -164,7 +164,7 @@ async function stageFiles(
   const datasetCounts: Record<string, number> = {};
   for (const b of datasets) {
     if (issues.length >= MAX_ISSUES) break;
-    datasetCounts[b.file.replace(/\.csv$/, '')] = await stageDatasetFile(conn, join(dir, b.file), b, issues);
+    datasetCounts[b.file.replace(/\.csv$/, '')] = await stageDatasetFile(conn, join(dir, b.file), b, rates, issues);
   }
   return {
     issues,
@@ -217,7 +217,13 @@ async function stageFile(
 const DATASET_BATCH_ROWS = 500;
 
 /** Streams a dataset's file into its stage table; after the first problem it only validates, to report the rest. */
-async function stageDatasetFile(db: Kysely<Database>, path: string, b: DatasetBundle, issues: ImportIssue[]): Promise<number> {
+async function stageDatasetFile(
+  db: Kysely<Database>,
+  path: string,
+  b: DatasetBundle,
+  rates: Rates,
+  issues: ImportIssue[],
+): Promise<number> {
   const columns = sql.join(b.stageColumns.map((c) => sql.ref(c)));
   let pending: unknown[][] = [];
   const flush = async () => {
@@ -230,7 +236,7 @@ async function stageDatasetFile(db: Kysely<Database>, path: string, b: DatasetBu
   reading: for await (const batch of readCsv(path, b.file, headerColumns(path, b), issues)) {
     for (const { line, values } of batch.rows) {
       rows++;
-      const staged = b.stageRow(values);
+      const staged = b.stageRow(values, rates);
       if (!staged.ok) {
         for (const message of staged.messages) issues.push({ file: b.file, line, message });
         if (issues.length >= MAX_ISSUES) break reading;

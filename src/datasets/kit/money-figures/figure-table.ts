@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
  * page and provenance read these), for a migration to call with the dataset's own table name.
  * Keyed by a stable point id, so the same figures imported twice change nothing.
  */
-export async function createFigureTable(db: Kysely<unknown>, table: string): Promise<void> {
+export async function createFigureTable<DB>(db: Kysely<DB>, table: string): Promise<void> {
   await db.schema
     .createTable(table)
     .addColumn('point_id', 'text', (c) => c.primaryKey())

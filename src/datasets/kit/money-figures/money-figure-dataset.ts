@@ -1,4 +1,5 @@
 import type { Dataset } from '../../dataset.js';
+import { figureBundle } from './figure-bundle.js';
 import { loadTraceFacts, loadTraceValues } from './figure-facts.js';
 import { figureProvenanceSchema, provenanceOf } from './figure-provenance.js';
 import { type MoneyRecord, moneyRecordSchema } from './figure-record.js';
@@ -25,6 +26,7 @@ export function moneyFigureDataset<M extends string>(
     provenanceSchema: figureProvenanceSchema(spec),
     prices: spec.prices,
     pointsTable: spec.table,
+    ...(spec.bundleFile === undefined ? {} : { bundle: figureBundle(spec, spec.bundleFile) }),
     load: figureLoader(spec),
     mock: figureMock(spec),
     async trace(db, id) {

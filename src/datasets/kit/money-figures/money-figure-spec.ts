@@ -22,6 +22,11 @@ export interface MoneyFigureSpec {
   /** What the mock serves: `value` in USD per seed draw; a dataset whose figures may be negative says so. */
   readonly mockSign?: 'positive' | 'either';
   readonly prices: DatasetPrices;
+  /**
+   * Its bundle file (`net_income.csv`), staged, checked, applied and exported by the kit
+   * ({@link figureBundle}); none for revenues, whose `revenues.csv` is still one of the core files.
+   */
+  readonly bundleFile?: string;
   /** The words of the record schema, the provenance schema and the trace page. */
   readonly wording: {
     /** Schema titles: the OpenAPI document names them. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ImportIssue } from '../core/issues.js';
 import type { Rates } from '../core/rates.js';
-import type { Checked } from './validate-row.js';
+import type { Checked } from './field-checks.js';
 
 /**
  * A dataset's own bundle file, beside the core files (companies, documents, revenues…). The

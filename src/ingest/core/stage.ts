@@ -155,14 +155,23 @@ const MAX_BATCH_ROWS = 2_000;
 export class StageWriter {
   readonly #rows: unknown[][] = [];
   readonly #batch: number;
+  readonly #columns: readonly string[];
   #fullBatch: string | undefined;
   #inFlight: Promise<unknown> = Promise.resolve();
 
+  /**
+   * A writer into one of the core stage tables, or (with its `columns`) into a dataset's own
+   * stage table: every bundle file is staged the same way.
+   */
+  constructor(db: StageDb, table: StageTable);
+  constructor(db: Kysely<Database>, table: string, columns: readonly string[]);
   constructor(
-    private readonly db: StageDb,
-    private readonly table: StageTable,
+    private readonly db: StageDb | Kysely<Database>,
+    private readonly table: string,
+    columns?: readonly string[],
   ) {
-    this.#batch = Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / STAGE_COLUMNS[table].length));
+    this.#columns = columns ?? STAGE_COLUMNS[table as StageTable];
+    this.#batch = Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / this.#columns.length));
   }
 
   async add(row: unknown[]): Promise<void> {
@@ -193,10 +202,10 @@ export class StageWriter {
 
   /** The dialect's SQL text of an insert of `n` rows (placeholders only: values are bound). */
   #compile(n: number): string {
-    const columns = STAGE_COLUMNS[this.table];
-    const row = Object.fromEntries(columns.map((c) => [c, null]));
-    return this.db
-      .insertInto(this.table)
+    const row = Object.fromEntries(this.#columns.map((c) => [c, null]));
+    // The table's name and columns are the writer's own; Kysely only compiles the placeholders.
+    return (this.db as Kysely<Database>)
+      .insertInto(this.table as keyof Database)
       .values(Array.from({ length: n }, () => row) as never)
       .compile().sql;
   }

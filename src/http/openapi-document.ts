@@ -151,24 +151,37 @@ function finishResponse(operationId: string, status: string, response: Json, exa
   if (Number(status) >= 400) {
     content = {
       ...(content ?? {}),
-      [PROBLEM_TYPE]: { schema: clone(ProblemSchema), example: problemExample(Number(status), text) },
+      [PROBLEM_TYPE]: {
+        schema: clone(ProblemSchema),
+        example: problemExample(Number(status), text, SUBSCRIPTION_OF_OPERATION.get(operationId)),
+      },
     };
   }
   const { type: _bodyless, ...rest } = response;
   return { ...(content === undefined ? response : rest), ...(content === undefined ? {} : { content }), headers };
 }
 
+/** The subscription each operation of a dataset needs (its call, periods, history and batch). */
+const SUBSCRIPTION_OF_OPERATION: ReadonlyMap<string, string> = new Map(
+  DATASETS.flatMap((d) =>
+    [d.route.operationId, d.route.periodsOperationId, `${d.route.operationId}History`, `${d.route.operationId}Batch`].map(
+      (id) => [id, d.subscription] as const,
+    ),
+  ),
+);
+
 /** The problem details of an error response's example, with the members its status may carry. */
-function problemExample(status: number, text: string | undefined): Json {
+function problemExample(status: number, text: string | undefined, subscription = 'revenues'): Json {
   const extensions =
     status === 400
       ? { param: 'reporting_period' }
       : status === 403
-        ? { required_subscription: 'revenues' }
+        ? { required_subscription: subscription }
         : status === 404 && text === TEXT_EXAMPLES['404']
           ? { did_you_mean: NOT_FOUND_EXAMPLE.did_you_mean }
           : {};
-  const detail = text ?? (status === 403 ? 'Subscription required: this dataset needs the revenues subscription.' : 'Error.');
+  const detail =
+    text ?? (status === 403 ? `Subscription required: this dataset needs the ${subscription} subscription.` : 'Error.');
   return { ...problemOf(status, detail, REQUEST_ID.example as string, extensions) };
 }
 

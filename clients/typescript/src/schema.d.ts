@@ -2718,9 +2718,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3070,9 +3070,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3514,9 +3514,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3979,9 +3979,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4447,9 +4447,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4799,9 +4799,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5243,9 +5243,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5708,9 +5708,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

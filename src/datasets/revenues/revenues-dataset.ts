@@ -31,6 +31,7 @@ export const revenues: Dataset<RevenueRecord> = {
   prices: { firstAccess: REVENUE_FIRST_ACCESS_CREDITS, repeat: REVENUE_REPEAT_CREDITS, noData: REVENUE_NO_DATA_CREDITS },
   load: loadCompanyRevenues,
   mock: mockRevenues,
+  example: { file: 'revenues.csv', documentKind: 'financial', row: { value: '1234567000', currency: 'USD' } },
   async trace(db, id) {
     const facts = await loadTraceFacts(db, id);
     if (facts === undefined) return undefined;

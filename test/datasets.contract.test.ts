@@ -189,6 +189,44 @@ describe.each(dialects())('the dataset contract (%s)', (dialect) => {
       ]);
     });
 
+    it('bills a batch and a history as their single calls, the ledger naming the dataset’s operation', async () => {
+      const a = await t.account({ credits: 100 });
+      const jobs = [
+        { ticker: COMPANY.ticker, reporting_period: WITH_DATA },
+        { ticker: COMPANY.ticker, reporting_period: WITHOUT_DATA },
+        { ticker: 'NOPE', reporting_period: WITH_DATA },
+      ];
+      const batch = await t.post(`${d.route.path}/batch`, { jobs }, a.key);
+      expect([batch.status, batch.cost]).toEqual([200, firstAccess + noData]);
+      const { results } = batch.json<{ results: Array<{ status: number; data?: unknown[] }> }>();
+      expect(results.map((r) => r.status)).toEqual([200, 204, 404]);
+      const single = await t.get(path(query(WITH_DATA)), a.key);
+      expect([single.cost, results[0]?.data]).toEqual([repeat, single.json()]);
+      const history = await t.get(`${d.route.path}/history?ticker=${COMPANY.ticker}&from=${WITH_DATA}&to=${WITHOUT_DATA}`, a.key);
+      expect([history.status, history.cost]).toEqual([200, noData + repeat]);
+      expect(history.json()).toEqual({
+        company_id: COMPANY.id,
+        periods: [
+          { reporting_period: WITHOUT_DATA, records: [] },
+          { reporting_period: WITH_DATA, records: single.json() },
+        ],
+      });
+      const endpoints = await t.db.kysely
+        .selectFrom('ledger')
+        .select('endpoint')
+        .where('account_id', '=', a.accountId)
+        .where('kind', '!=', 'grant')
+        .orderBy('entry_id')
+        .execute();
+      expect(endpoints.map((l) => l.endpoint)).toEqual([
+        `${d.name}/batch`,
+        `${d.name}/batch`,
+        d.name,
+        `${d.name}/history`,
+        `${d.name}/history`,
+      ]);
+    });
+
     it('lists the covered periods for free, most recent first', async () => {
       const a = await t.account({ credits: 5 });
       const res = await t.get(`${d.route.path}/periods?ticker=${COMPANY.ticker}`, a.key);

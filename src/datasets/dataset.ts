@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, DocumentKind } from '../db/schema.js';
 import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
 import type { CompanyData } from './period-data.js';
 
@@ -39,6 +39,23 @@ export interface TracePoint {
    * `provenanceSchema` (a point without this hook answers those 404).
    */
   provenance?(access: TraceAccess, publicUrl: string): Promise<Record<string, unknown>>;
+}
+
+/**
+ * One valid row of a dataset's bundle file, so a test can build data for any dataset without
+ * knowing it (test/datasets.contract.test.ts imports the row for one company-period and runs
+ * the shared contract on it).
+ */
+export interface DatasetExample {
+  /** The bundle file the row belongs to (the dataset's `bundle.file` where it has one). */
+  readonly file: string;
+  /** The kind of the document (documents.csv `kind`) whose figures the row holds. */
+  readonly documentKind: DocumentKind;
+  /**
+   * Every column the row needs but `company_id`, `document_id` and `reporting_period`, which the
+   * test fills in; the figure must be one the dataset serves as given (a 200 with records).
+   */
+  readonly row: Readonly<Record<string, string>>;
 }
 
 /**
@@ -89,4 +106,9 @@ export interface Dataset<R = unknown> {
   readonly pointsTable?: string;
   /** The dataset's own bundle file, when it has one beside the core files. */
   readonly bundle?: DatasetBundle;
+  /**
+   * One valid row of its bundle file, for the contract test. A dataset made of others' figures
+   * (an intensity) has none: it must answer with records where every example is imported.
+   */
+  readonly example?: DatasetExample;
 }

@@ -1230,16 +1230,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Unknown parameter 'reporting_period'. */
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Unknown parameter 'reporting_period'.",
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1648,7 +1648,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'from': it must not be after to.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "from"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2120,7 +2120,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "jobs[2].isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2718,9 +2718,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2975,16 +2975,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Unknown parameter 'reporting_period'. */
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Unknown parameter 'reporting_period'.",
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3070,9 +3070,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3384,7 +3384,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'from': it must not be after to.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "from"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3514,9 +3514,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3849,7 +3849,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "jobs[2].isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3979,9 +3979,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4447,9 +4447,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4704,16 +4704,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Unknown parameter 'reporting_period'. */
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Unknown parameter 'reporting_period'.",
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4799,9 +4799,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5113,7 +5113,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'from': it must not be after to.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "from"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5243,9 +5243,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5578,7 +5578,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "jobs[2].isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5708,9 +5708,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5977,7 +5977,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'query': text of 1 to 100 characters.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "query"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6282,7 +6282,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Unknown parameter 'page'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "page"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6978,7 +6978,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Unknown parameter 'verbose'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "verbose"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7239,7 +7239,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'id'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "id"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -44,4 +44,5 @@ export const revenues = moneyFigureDataset(REVENUE_FIGURES, {
     noData: 'The company and period exist but no revenue figure was published for it.',
     forbidden: 'The account has no subscription to the revenues dataset.',
   },
+  example: { file: 'revenues.csv', documentKind: 'financial', row: { value: '1234567000', currency: 'USD' } },
 });

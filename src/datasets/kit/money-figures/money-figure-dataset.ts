@@ -9,7 +9,7 @@ import { figureMock } from './mock-figures.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 /** What a money figure dataset says beyond its {@link MoneyFigureSpec}: the declaration's own words. */
-export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'route'>;
+export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'route' | 'example'>;
 
 /**
  * A dataset of money figures per company-period from documents, from its declaration: records,
@@ -27,6 +27,10 @@ export function moneyFigureDataset<M extends string>(
     prices: spec.prices,
     pointsTable: spec.table,
     ...(spec.bundleFile === undefined ? {} : { bundle: figureBundle(spec, spec.bundleFile) }),
+    // A row of the kit's bundle file, for the contract test, unless the declaration gives its own.
+    ...(declaration.example === undefined && spec.bundleFile !== undefined
+      ? { example: { file: spec.bundleFile, documentKind: 'financial' as const, row: { value: '1234567000', ccy: 'USD' } } }
+      : {}),
     load: figureLoader(spec),
     mock: figureMock(spec),
     async trace(db, id) {

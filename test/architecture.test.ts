@@ -28,9 +28,15 @@ const ALLOWED_UPWARD: ReadonlySet<string> = new Set<string>([]);
 
 /**
  * The composition roots, the only modules that may import the list of datasets: the app, the
- * CLI, and the programs apart from the product (tools, bench), which compose their own.
+ * CLI, the demo builder's main, and the programs apart from the product (tools, bench), which compose their own.
  */
-const COMPOSITION_ROOTS = [/^src\/app\.ts$/, /^src\/cli\/main\.ts$/, /^src\/tools\//, /^src\/bench\//];
+const COMPOSITION_ROOTS = [
+  /^src\/app\.ts$/,
+  /^src\/cli\/main\.ts$/,
+  /^src\/demo\/build-bundle\.ts$/,
+  /^src\/tools\//,
+  /^src\/bench\//,
+];
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

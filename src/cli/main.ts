@@ -4,9 +4,8 @@ import { createKey, revokeKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
-import { bundlesOf, subscriptionsOf } from '../datasets/dataset-list.js';
+import { bundlesOf, figureSpecsOf, subscriptionsOf } from '../datasets/dataset-list.js';
 import { DATASETS } from '../datasets/registry.js';
-import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
@@ -20,11 +19,8 @@ import { serve } from './serve.js';
 const SUBSCRIPTIONS = subscriptionsOf(DATASETS);
 const BUNDLES = bundlesOf(DATASETS);
 
-/**
- * The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills
- * each of them by the same rules. A dataset of filed figures is one more spec here.
- */
-const FIGURE_SPECS = [revenueFigures];
+/** The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills each of them. */
+const FIGURE_SPECS = figureSpecsOf(DATASETS);
 
 /** A failure to report on one stderr line with a non-zero exit. */
 class CliError extends Error {}

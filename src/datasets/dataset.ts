@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database, DocumentKind } from '../db/schema.js';
 import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
+import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { CompanyData } from './period-data.js';
 
 /** What a dataset's calls cost (credits); errors are free whatever the dataset. */
@@ -106,6 +107,12 @@ export interface Dataset<R = unknown> {
   readonly pointsTable?: string;
   /** The dataset's own bundle file, when it has one beside the core files. */
   readonly bundle?: DatasetBundle;
+  /**
+   * For a dataset of figures read from filings (revenues, net income): the concepts it reads and
+   * the table it fills. Every filings ingest (`ingest sec-*`, `ingest esef`, `sync`) and the demo
+   * builder fill each such dataset by the same rules (DESIGN §10, §14).
+   */
+  readonly figures?: FigureSpec;
   /**
    * One valid row of its bundle file, for the contract test. A dataset made of others' figures
    * (an intensity) has none: it must answer with records where every example is imported.

@@ -114,6 +114,12 @@ export interface Dataset<R = unknown> {
    */
   readonly figures?: FigureSpec;
   /**
+   * The OpenAPI document's 200 examples of the dataset's operations, by operationId (its call,
+   * periods, history and batch): real answers of the demo, which `test/openapi.examples.test.ts`
+   * replays against it. Without them the document shows no example for those operations.
+   */
+  openApiExamples?(publicUrl: string): Readonly<Record<string, unknown>>;
+  /**
    * One valid row of its bundle file, for the contract test. A dataset made of others' figures
    * (an intensity) has none: it must answer with records where every example is imported.
    */

@@ -229,7 +229,7 @@ export function finishDocument(
     paths: Record<string, Record<string, Json>>;
     components?: Json;
   };
-  const examples = responseExamples(publicUrl);
+  const examples = Object.assign(responseExamples(publicUrl), ...datasets.map((d) => d.openApiExamples?.(publicUrl) ?? {}));
   doc.info = {
     ...doc.info,
     contact: { name: 'corpdata operator', url: `${publicUrl}/` },

@@ -25,7 +25,10 @@ function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSp
 }
 
 /** What a money figure dataset says beyond its {@link MoneyFigureSpec}: the declaration's own words. */
-export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'route' | 'example' | 'figures'>;
+export type MoneyFigureDeclaration = Pick<
+  Dataset,
+  'label' | 'subscription' | 'route' | 'example' | 'figures' | 'openApiExamples'
+>;
 
 /**
  * A dataset of money figures per company-period from documents, from its declaration: records,

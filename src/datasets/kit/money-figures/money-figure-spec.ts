@@ -3,7 +3,7 @@ import type { DatasetPrices } from '../../dataset.js';
 /**
  * What a "money figure per company-period from documents" dataset declares (revenues, net
  * income): the kit turns it into the loader, mock, trace page and provenance. Its figures live in
- * a table of their own with exactly the columns of `revenue_points` ({@link createFigureTable}).
+ * a table of their own with exactly the columns of `revenue_points` (`createFigureTable`, src/db/figure-table.ts, for its migration).
  */
 export interface MoneyFigureSpec {
   /** The dataset's name: the purchase key, the ledger's endpoint, the buy link. */

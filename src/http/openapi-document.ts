@@ -1,4 +1,5 @@
 import type { Dataset } from '../datasets/dataset.js';
+import { subscriptionsOf } from '../datasets/dataset-list.js';
 import { NOT_FOUND_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, responseExamples } from './openapi-examples.js';
 import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
 
@@ -229,7 +230,10 @@ export function finishDocument(
     paths: Record<string, Record<string, Json>>;
     components?: Json;
   };
-  const examples = Object.assign(responseExamples(publicUrl), ...datasets.map((d) => d.openApiExamples?.(publicUrl) ?? {}));
+  const examples = Object.assign(
+    responseExamples(publicUrl, subscriptionsOf(datasets)),
+    ...datasets.map((d) => d.openApiExamples?.(publicUrl) ?? {}),
+  );
   doc.info = {
     ...doc.info,
     contact: { name: 'corpdata operator', url: `${publicUrl}/` },

@@ -8,4 +8,5 @@ export const DATASET_NAMES = [
   'revenues',
   'ghg-emissions',
   'ghg-intensity',
+  'net-income',
 ] as const;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * its root (`config`, `app-context`, `app`). A new folder must be placed here before it is used.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['config', 'money', 'revenues', 'web'],
+  ['config', 'money', 'web'],
   ['db'],
   ['catalog', 'auth', 'credits', 'mock'],
   ['accounts', 'errors'],

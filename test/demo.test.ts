@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchKey } from '../src/catalog/search/match-key.js';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
-import { matchKey } from '../src/demo/ghg-match.js';
 import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient } from './support/console-client.js';

@@ -8,7 +8,11 @@ import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 const ERROR_STATUSES = [400, 401, 402, 403, 404, 405, 406, 408, 413, 414, 415, 417, 429, 431, 500, 503];
-const MAX_PHONE_HEIGHT = 5_000;
+/**
+ * A phone's page height allowed per operation, folded: a heading and a one-line summary each. The
+ * page grows with the datasets the registry serves, but an operation that does not fold costs far more.
+ */
+const PHONE_HEIGHT_PER_OPERATION = 250;
 
 type Media = { example?: unknown; schema?: { enum?: unknown[] } };
 type Doc = {
@@ -204,13 +208,15 @@ describe('the API reference page (/docs)', () => {
     });
   }
 
-  it('fits a phone: at most 5,000 px tall at 390 px wide, nothing sideways, even with every fold open', {
+  it('fits a phone: at most 250 px tall per operation at 390 px wide, nothing sideways, even with every fold open', {
     timeout: 60_000,
   }, async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     await page.goto(`${t.url}/docs`);
-    expect(await page.evaluate<number>(IN_PAGE.height)).toBeLessThanOrEqual(MAX_PHONE_HEIGHT);
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.keys(methods)).length;
+    expect(operations).toBeGreaterThan(20);
+    expect(await page.evaluate<number>(IN_PAGE.height)).toBeLessThanOrEqual(PHONE_HEIGHT_PER_OPERATION * operations);
     await expectSound(page, 'phone');
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       mkdirSync(SCREENSHOTS, { recursive: true });

@@ -113,7 +113,8 @@ export function companiesRoutes(ctx: AppContext): FastifyPluginAsync {
       await bill(ctx, request, reply, caller, {
         endpoint: 'companies/search',
         price: SEARCH_CREDITS,
-        detail: request.query.query,
+        // A NUL cannot be stored in a PostgreSQL text column; the ledger keeps the query readable without it.
+        detail: request.query.query.replaceAll('\0', '\uFFFD'),
       });
       return reply.type('application/json; charset=utf-8').send(json);
     });

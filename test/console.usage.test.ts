@@ -110,6 +110,15 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
     const page = await c.get('/account/usage');
     expect(page.text).toContain('Company search: “&#60;i&#62;Beta &#38; &#34;Zeta&#34;&#60;/i&#62;”');
     expect(page.text).not.toContain('<i>Beta');
+    // A NUL, which PostgreSQL text cannot hold, is kept as U+FFFD: the search still answers and is charged once.
+    expect((await api(`/api/v1/companies/search?query=${encodeURIComponent('be\0ta')}`, account.key)).cost).toBe(1);
+    const nul = await t.db.kysely
+      .selectFrom('ledger')
+      .select('detail')
+      .where('account_id', '=', account.accountId)
+      .orderBy('entry_id', 'desc')
+      .executeTakeFirst();
+    expect(nul?.detail).toBe('be\uFFFDta');
   });
 
   it('refuses a key without a name, with a name too long or an unknown lifetime, saying why', async () => {

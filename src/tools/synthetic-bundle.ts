@@ -56,6 +56,9 @@ export function decimal6(x: number): string {
   return text.replace(/0+$/, '').replace(/\.$/, '');
 }
 
+/** `revenues.csv`'s own columns (DESIGN §5), without the optional filed-figure ones. */
+const REVENUE_COLUMNS = ['company_id', 'document_id', 'reporting_period', 'value', 'currency'];
+
 /**
  * Writes a synthetic bundle of any size into `dir` (DESIGN §5): every spec currency (given at least
  * as many companies as currencies), the FX rates of every currency-year it uses, valid ISINs and
@@ -65,7 +68,8 @@ export function decimal6(x: number): string {
  */
 export async function writeSyntheticBundle(dir: string, options: SyntheticOptions): Promise<SyntheticSummary> {
   mkdirSync(dir, { recursive: true });
-  const open = (file: BundleFile) => new CsvWriter(join(dir, file), BUNDLE_FILES[file]);
+  const open = (file: BundleFile | 'revenues.csv') =>
+    new CsvWriter(join(dir, file), file === 'revenues.csv' ? REVENUE_COLUMNS : BUNDLE_FILES[file]);
   const summary: SyntheticSummary = { fx_rates: 0, companies: 0, listings: 0, documents: 0, revenues: 0 };
 
   const fx = open('fx_rates.csv');

@@ -1,5 +1,6 @@
 import type { FigureSpec } from '../../ingest/core/figure-spec.js';
 import { pointId } from '../../ingest/core/rates.js';
+import { figureBundleColumns } from '../kit/money-figures/figure-bundle.js';
 
 /**
  * Revenue from filings (DESIGN §10.3, §14.2). A total comes before any part of it: a utility's
@@ -26,17 +27,6 @@ export const revenueFigures: FigureSpec = {
   },
   table: 'revenue_points',
   bundleFile: 'revenues.csv',
-  bundleColumns: [
-    'company_id',
-    'document_id',
-    'reporting_period',
-    'value',
-    'currency',
-    'concept',
-    'period_start',
-    'period_end',
-    'candidates',
-    'confirmed_by',
-  ],
+  bundleColumns: figureBundleColumns({ bundleCurrencyColumn: 'currency' }),
   pointId,
 };

@@ -15,6 +15,10 @@ export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
   pointKey: 'revenue',
   mockSeed: 'revenue',
   prices: REVENUE_PRICES,
+  // The bundle file's columns and its place in every summary are a contract (DESIGN §5).
+  bundleFile: 'revenues.csv',
+  bundleCurrencyColumn: 'currency',
+  bundleAlwaysListed: true,
   wording: {
     recordTitle: 'RevenueRecord',
     provenanceTitle: 'Provenance',
@@ -46,5 +50,4 @@ export const revenues = moneyFigureDataset(REVENUE_FIGURES, {
     forbidden: 'The account has no subscription to the revenues dataset.',
   },
   figures: revenueFigures,
-  example: { file: 'revenues.csv', documentKind: 'financial', row: { value: '1234567000', currency: 'USD' } },
 });

@@ -5,12 +5,20 @@ import type { Rates } from '../core/rates.js';
 import type { Checked } from './field-checks.js';
 
 /**
- * A dataset's own bundle file, beside the core files (companies, documents, revenues…). The
- * import streams it into the dataset's temporary stage table after the core files, checks it
- * with the rest, and applies it in the same transaction: a bundle is still whole or nothing.
+ * A dataset's own bundle file (`revenues.csv`, `ghg_emissions.csv`…), beside the core files
+ * (FX rates, companies, listings, documents). The import streams it into the dataset's temporary
+ * stage table after the core files, checks it with the rest, and applies it in the same
+ * transaction: a bundle is still whole or nothing.
  */
 export interface DatasetBundle {
   readonly file: string;
+  /**
+   * Counted and written even when empty: import and export summaries always carry its count (0
+   * without the file) and export always writes the file, header only if need be. For a file
+   * bundles have always held (`revenues.csv`), whose count and file scripts expect; a newer
+   * dataset's file appears only with figures, so a bundle without them stays as it was.
+   */
+  readonly alwaysListed?: boolean;
   /** Columns the header must hold. */
   readonly columns: readonly string[];
   /** Columns the header may also hold. */

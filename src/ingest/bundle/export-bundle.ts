@@ -11,8 +11,7 @@ export interface ExportSummary {
   companies: number;
   listings: number;
   documents: number;
-  revenues: number;
-  /** Rows of each dataset file written (e.g. `ghg_emissions`), by file name without `.csv`. */
+  /** Rows of each dataset file written (e.g. `revenues`, `ghg_emissions`), by file name without `.csv`. */
   [datasetFile: string]: number;
 }
 
@@ -33,14 +32,14 @@ async function* pages<T>(fetch: (after: T | undefined) => Promise<T[]>): AsyncGe
 }
 
 /**
- * Writes the catalog and revenue data as an import bundle (DESIGN §5) into `dir`: importing it
+ * Writes the catalog and every dataset's figures (`bundles`) as an import bundle (DESIGN §5) into `dir`: importing it
  * into an empty database gives the same API answers. Rows come out in a fixed order, so the same
  * database always exports the same bytes. Accounts, keys and the ledger are not part of a bundle,
  * nor is a company without a primary listing (the bundle format cannot hold one).
  */
 export async function exportBundle(db: Kysely<Database>, dir: string, bundles: readonly DatasetBundle[]): Promise<ExportSummary> {
   mkdirSync(dir, { recursive: true });
-  const summary: ExportSummary = { fx_rates: 0, companies: 0, listings: 0, documents: 0, revenues: 0 };
+  const summary: ExportSummary = { fx_rates: 0, companies: 0, listings: 0, documents: 0 };
 
   const fx = new CsvWriter(join(dir, 'fx_rates.csv'), BUNDLE_FILES['fx_rates.csv']);
   for await (const r of pages<{ currency: string; year: number; usd_per_unit: string; source: string }>((after) => {
@@ -138,68 +137,19 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
   }
   await documents.close();
 
-  const revenues = new CsvWriter(join(dir, 'revenues.csv'), allColumns('revenues.csv'));
-  for await (const p of pages<{
-    point_id: string;
-    company_id: string;
-    document_id: string;
-    reporting_period: number;
-    original_value: number | null;
-    value_usd: number;
-    original_ccy: string;
-    concept: string | null;
-    period_start: string | null;
-    period_end: string | null;
-    candidates: string | null;
-    confirmed_by: string | null;
-  }>((after) => {
-    let q = db
-      .selectFrom('revenue_points')
-      .select([
-        'point_id',
-        'company_id',
-        'document_id',
-        'reporting_period',
-        'original_value',
-        'value_usd',
-        'original_ccy',
-        'concept',
-        'period_start',
-        'period_end',
-        'candidates',
-        'confirmed_by',
-      ]);
-    if (after !== undefined) q = q.where('point_id', '>', after.point_id);
-    return q.orderBy('point_id').limit(PAGE).execute();
-  })) {
-    // A figure known only in USD goes out as its USD value.
-    const [value, currency] = p.original_value === null ? [p.value_usd, 'USD'] : [p.original_value, p.original_ccy];
-    await revenues.row([
-      p.company_id,
-      p.document_id,
-      p.reporting_period,
-      value,
-      currency,
-      p.concept,
-      p.period_start,
-      p.period_end,
-      p.candidates,
-      p.confirmed_by,
-    ]);
-    summary.revenues++;
-  }
-  await revenues.close();
-  // A dataset's file is written only when it holds figures, so a bundle without them stays as it was.
+  // A dataset's file is written only when it holds figures, so a bundle without them stays as it
+  // was; one always listed (revenues.csv) is written and counted even when empty.
   for (const b of bundles) {
-    let writer: CsvWriter | undefined;
+    const open = () => new CsvWriter(join(dir, b.file), [...b.columns, ...b.optionalColumns]);
+    let writer = b.alwaysListed === true ? open() : undefined;
     let count = 0;
     for await (const row of b.exportRows(db)) {
-      writer ??= new CsvWriter(join(dir, b.file), [...b.columns, ...b.optionalColumns]);
+      writer ??= open();
       await writer.row(row);
       count++;
     }
     await writer?.close();
-    if (count > 0) summary[b.file.replace(/\.csv$/, '')] = count;
+    if (count > 0 || b.alwaysListed === true) summary[b.file.replace(/\.csv$/, '')] = count;
   }
   return summary;
 }

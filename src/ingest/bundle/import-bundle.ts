@@ -26,13 +26,15 @@ interface CoreCounts {
   companies: number;
   listings: number;
   documents: number;
-  revenues: number;
 }
 
 export interface ImportSummary extends CoreCounts {
   /** Data points already stored whose USD value moved because their FX rate changed. */
   renormalized: number;
-  /** Rows of each dataset file present (e.g. `ghg_emissions`), by file name without `.csv`. */
+  /**
+   * Rows of each dataset file present (e.g. `revenues`, `ghg_emissions`), by file name without
+   * `.csv`; a file {@link DatasetBundle.alwaysListed} is counted (0) even when absent.
+   */
   [datasetFile: string]: number;
 }
 
@@ -45,7 +47,7 @@ export type { ImportPhase };
 
 /** How far reading has come: bytes of all the bundle's files, and rows of the file being read. */
 export interface ImportProgress {
-  file: BundleFile;
+  file: string;
   rows: number;
   bytesRead: number;
   totalBytes: number;
@@ -111,7 +113,7 @@ export async function importBundle(
 ): Promise<ImportSummary> {
   const { present, datasets } = bundleFiles(dir, bundles);
   const known = knownFiles(bundles);
-  return stagedWrite(db, dir, (stage, rates, conn) => stageFiles(stage, conn, dir, present, datasets, rates, options), {
+  return stagedWrite(db, dir, (stage, rates, conn) => stageFiles(stage, conn, dir, present, datasets, bundles, rates, options), {
     onPhase: options.onPhase,
     sortIssues: (issues) => sortIssues(issues, known),
     rerun: 'import it again',
@@ -125,47 +127,46 @@ async function stageFiles(
   dir: string,
   present: BundleFile[],
   datasets: DatasetBundle[],
+  listed: readonly DatasetBundle[],
   rates: Rates,
   options: ImportOptions,
 ): Promise<{ issues: ImportIssue[]; result: CoreCounts & Record<string, number> }> {
   const issues: ImportIssue[] = [];
-  const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0, 'revenues.csv': 0 };
-  const sizes = present.map((file) => statSync(join(dir, file)).size);
-  const totalBytes = sizes.reduce((a, b) => a + b, 0);
-  let bytesBefore = 0;
-  for (const [i, file] of present.entries()) {
-    const progress = (rows: number, bytesRead: number) =>
-      options.onProgress?.({ file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
-    counts[file] = await stageFile(
-      join(dir, file),
-      {
+  const counts = { 'fx_rates.csv': 0, 'companies.csv': 0, 'listings.csv': 0, 'documents.csv': 0 };
+  const stages: FileStage[] = [
+    ...present.map(
+      (file): FileStage => ({
         file,
         columns: BUNDLE_FILES[file],
         optional: OPTIONAL_COLUMNS[file],
         stageRow: (values) => stageRow(file, values, rates),
         writer: new StageWriter(stage, STAGE_TABLE[file]),
-      },
-      issues,
-      progress,
-    );
-    bytesBefore += sizes[i] ?? 0;
-    if (issues.length >= MAX_ISSUES) break;
-  }
-  const datasetCounts: Record<string, number> = {};
-  for (const b of datasets) {
-    if (issues.length >= MAX_ISSUES) break;
-    datasetCounts[b.file.replace(/\.csv$/, '')] = await stageFile(
-      join(dir, b.file),
-      {
+      }),
+    ),
+    ...datasets.map(
+      (b): FileStage => ({
         file: b.file,
         columns: b.columns,
         optional: b.optionalColumns,
         stageRow: (values) => b.stageRow(values, rates),
         writer: new StageWriter(conn, b.stageTable, b.stageColumns),
-      },
-      issues,
-      () => undefined,
-    );
+      }),
+    ),
+  ];
+  const sizes = stages.map((f) => statSync(join(dir, f.file)).size);
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  const datasetCounts: Record<string, number> = Object.fromEntries(
+    listed.filter((b) => b.alwaysListed === true).map((b) => [countKey(b.file), 0]),
+  );
+  let bytesBefore = 0;
+  for (const [i, f] of stages.entries()) {
+    if (i > 0 && issues.length >= MAX_ISSUES) break;
+    const progress = (rows: number, bytesRead: number) =>
+      options.onProgress?.({ file: f.file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
+    const rows = await stageFile(join(dir, f.file), f, issues, progress);
+    if (f.file in counts) counts[f.file as keyof typeof counts] = rows;
+    else datasetCounts[countKey(f.file)] = rows;
+    bytesBefore += sizes[i] ?? 0;
   }
   return {
     issues,
@@ -174,11 +175,13 @@ async function stageFiles(
       companies: counts['companies.csv'],
       listings: counts['listings.csv'],
       documents: counts['documents.csv'],
-      revenues: counts['revenues.csv'],
       ...datasetCounts,
     },
   };
 }
+
+/** A dataset file's key in a summary: its name without `.csv`. */
+const countKey = (file: string) => file.replace(/\.csv$/, '');
 
 function sortIssues(issues: ImportIssue[], known: readonly string[]): ImportIssue[] {
   const order = (file: string) => known.indexOf(file);

@@ -1,5 +1,5 @@
 import { rateCurrency, toUsd } from '../../money/normalize.js';
-import { pointId, type Rates, rateKey, USD_RATE } from '../core/rates.js';
+import { type Rates, rateKey, USD_RATE } from '../core/rates.js';
 import type { StageTable } from '../core/stage.js';
 import type { BundleFile } from './bundle-files.js';
 import { type Checked, checkCompany, checkDocument, checkFxRate, checkListing, checkRevenue } from './validate-row.js';
@@ -11,7 +11,6 @@ export const STAGE_TABLE = {
   'companies.csv': 'stage_companies',
   'listings.csv': 'stage_listings',
   'documents.csv': 'stage_documents',
-  'revenues.csv': 'stage_revenues',
 } as const satisfies Record<BundleFile, StageTable>;
 
 /**
@@ -59,17 +58,11 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
         ],
       };
     }
-    case 'revenues.csv':
-      return stageRevenue(v, rates);
   }
 }
 
-function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[]> {
-  return stageMoneyFigure(v, rates, pointId);
-}
-
 /**
- * A money figure's row (`revenues.csv`'s columns, a money dataset's file alike) as it is staged:
+ * A money figure's row (`revenues.csv`'s columns, every money dataset's file alike) as it is staged:
  * checked, converted to USD with the rate of its currency and year (the database's, or one the
  * bundle's fx_rates.csv gave above it), keyed by `idOf(document, period)`. The stage's columns:
  * point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd,

@@ -8,7 +8,7 @@ type Rates = ReadonlyMap<string, { usdPerUnit: string; source: string }>;
 const PAGE = 5_000;
 
 /**
- * Recomputes the USD value of every stored money figure (revenues and each `tables` entry) whose currency-year rate this import
+ * Recomputes the USD value of every stored money figure (of each of the `tables`) whose currency-year rate this import
  * changed, so no figure keeps a value computed with a rate the database no longer holds.
  *
  * Only rates the database held before can have stored figures depending on them (a figure is
@@ -20,7 +20,7 @@ export async function renormalize(
   trx: Transaction<Database>,
   before: Rates,
   after: Rates,
-  tables: readonly string[] = ['revenue_points'],
+  tables: readonly string[],
 ): Promise<number> {
   let updated = 0;
   for (const table of tables) updated += await renormalizeTable(trx, before, after, table as 'revenue_points');

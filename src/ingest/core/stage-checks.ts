@@ -151,14 +151,6 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
         or exists (select 1 from documents d where d.accession = s.accession and d.document_id <> s.document_id))`,
     ),
   UNKNOWN_COMPANY('documents.csv', 'stage_documents'),
-  (db) =>
-    find(
-      db,
-      'revenues.csv',
-      (d) => `duplicate figure: document ${d} is given twice`,
-      repeated('stage_revenues', ['point_id'], sql`s.document_id || ' for period ' || cast(s.reporting_period as text)`),
-    ),
-  (db) => checkFigureDocuments(db, 'stage_revenues', 'revenues.csv'),
 ];
 
 interface FigureDocument {
@@ -172,7 +164,7 @@ interface FigureDocument {
 
 /**
  * Every figure's document, from the bundle or else the database, in one pass: known, same company,
- * not earlier. For revenues' stage and each money dataset's (same columns).
+ * not earlier. For each money dataset's stage (columns as `revenue_points`).
  */
 export async function checkFigureDocuments<DB>(db: Kysely<DB>, stageTable: string, file: string): Promise<ImportIssue[]> {
   const owner = sql`coalesce(t.company_id, d.company_id)`;

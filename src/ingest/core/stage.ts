@@ -33,23 +33,6 @@ export type StageTables = {
     main_document_url: string | null;
     line: number;
   };
-  stage_revenues: {
-    point_id: string;
-    company_id: string;
-    document_id: string;
-    reporting_period: number;
-    original_value: number;
-    original_ccy: string;
-    value_usd: number;
-    /** The currency whose rate converted it (ZAR for ZAC), with `reporting_period` the key into stage_rates. */
-    rate_currency: string;
-    concept: string | null;
-    period_start: string | null;
-    period_end: string | null;
-    candidates: string | null;
-    confirmed_by: string | null;
-    line: number;
-  };
   /** Every rate the import converted with, from the database or the bundle: a few thousand rows at most. */
   stage_rates: { currency: string; year: number; usd_per_unit: string; source: string; line: number };
 };
@@ -76,22 +59,6 @@ export const STAGE_COLUMNS = {
     'main_document_url',
     'line',
   ],
-  stage_revenues: [
-    'point_id',
-    'company_id',
-    'document_id',
-    'reporting_period',
-    'original_value',
-    'original_ccy',
-    'value_usd',
-    'rate_currency',
-    'concept',
-    'period_start',
-    'period_end',
-    'candidates',
-    'confirmed_by',
-    'line',
-  ],
   stage_rates: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
 } as const satisfies { [T in StageTable]: ReadonlyArray<keyof StageTables[T]> };
 
@@ -103,7 +70,6 @@ export async function createStage(db: Kysely<Database>): Promise<StageDb> {
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
     sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, main_document_url text, line integer)`,
-    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, candidates text, confirmed_by text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];
   await dropStage(db);
@@ -128,7 +94,6 @@ export async function indexStage(db: StageDb): Promise<void> {
     sql`create index stage_listings_key on stage_listings (mic_code, ticker, line)`,
     sql`create index stage_listings_isin on stage_listings (isin, line)`,
     sql`create index stage_documents_key on stage_documents (document_id, line)`,
-    sql`create index stage_revenues_key on stage_revenues (point_id, line)`,
     sql`create index stage_rates_key on stage_rates (currency, year)`,
   ];
   for (const s of statements) await s.execute(db);

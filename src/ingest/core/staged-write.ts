@@ -105,8 +105,7 @@ export async function stagedWrite<T>(
           await applyStage(trx.withTables<StageTables>());
           for (const extra of extras) await extra.apply(trx);
           return renormalize(trx, previousRates, rates, [
-            'revenue_points',
-            ...extras.flatMap((e) => (e.figureTable === undefined ? [] : [e.figureTable])),
+            ...new Set(extras.flatMap((e) => (e.figureTable === undefined ? [] : [e.figureTable]))),
           ]);
         });
         return { ...result, renormalized };

@@ -41,6 +41,7 @@ export function figureStage(spec: FigureSpec): FilingsStage {
   return {
     stageTable,
     columns: FIGURE_STAGE_COLUMNS,
+    figureTable: spec.table,
     createStage: async (db) => {
       await sql`drop table if exists ${sql.table(stageTable)}`.execute(db);
       await sql`create temporary table ${sql.table(stageTable)} (point_id text, company_id text, document_id text, reporting_period integer,

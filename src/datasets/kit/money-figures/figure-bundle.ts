@@ -11,16 +11,24 @@ import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 const PAGE = 5000;
 
-/** The filed-figure columns a bundle may carry, as `revenues.csv` does, so an export round trip keeps them. */
+/** The filed-figure columns a bundle file may carry (optional), so an export round trip keeps them. */
 const FILED = ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by'] as const;
 
-/** The file's columns as export and the demo write them: the required ones, then the filed-figure ones. */
-export const FIGURE_BUNDLE_COLUMNS: readonly string[] = [
+/** The name of a spec's currency column: `ccy` unless it says otherwise (`currency` in `revenues.csv`). */
+const currencyColumn = (spec: Pick<MoneyFigureSpec, 'bundleCurrencyColumn'>): string => spec.bundleCurrencyColumn ?? 'ccy';
+
+/** The columns a spec's file must hold: company, document, period, value and currency. */
+const requiredColumns = (spec: Pick<MoneyFigureSpec, 'bundleCurrencyColumn'>): readonly string[] => [
   'company_id',
   'document_id',
   'reporting_period',
   'value',
-  'ccy',
+  currencyColumn(spec),
+];
+
+/** A spec's file's columns as export and the demo write them: the required ones, then the filed-figure ones. */
+export const figureBundleColumns = (spec: Pick<MoneyFigureSpec, 'bundleCurrencyColumn'>): readonly string[] => [
+  ...requiredColumns(spec),
   ...FILED,
 ];
 
@@ -38,18 +46,20 @@ const STAGE_COLUMNS = [
 ];
 
 /**
- * A money dataset's bundle file (DESIGN §17: `company_id, document_id, reporting_period, value,
- * ccy`, and optionally the filed-figure columns of `revenues.csv`): each row checked and converted
- * to USD as a revenue row is, with the standard checks (document known and the company's, period
- * not after the document's, no figure twice), applied by point id into the spec's figure table,
- * whose USD values then follow FX rate changes like revenues'.
+ * A money dataset's bundle file (DESIGN §5, §17: `company_id, document_id, reporting_period,
+ * value, ccy` — `currency` in `revenues.csv` — and optionally the filed-figure columns): each row
+ * checked and converted to USD with the rate of its currency-year, with the standard checks
+ * (document known and the company's, period not after the document's, no figure twice), applied
+ * by point id into the spec's figure table, whose USD values then follow FX rate changes.
  */
 export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle {
   const stage = `stage_${spec.table}`;
   const table = spec.table;
+  const ccy = currencyColumn(spec);
   return {
     file,
-    columns: ['company_id', 'document_id', 'reporting_period', 'value', 'ccy'],
+    ...(spec.bundleAlwaysListed === true ? { alwaysListed: true } : {}),
+    columns: requiredColumns(spec),
     optionalColumns: FILED,
     stageTable: stage,
     stageColumns: STAGE_COLUMNS,
@@ -61,25 +71,29 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
         concept text, period_start text, period_end text, candidates text, confirmed_by text, line integer)`.execute(db);
     },
     stageRow(values, rates) {
-      // The file names the currency `ccy`, as the API's records do; the row check reads `currency`.
-      return stageMoneyFigure({ ...values, currency: values.ccy ?? '' }, rates, (documentId, period) =>
-        figurePointId(spec, documentId, period),
-      );
+      // The row check reads `currency`, whatever the file calls it (`ccy`, as the API's records do).
+      const row = ccy === 'currency' ? values : { ...values, currency: values[ccy] ?? '' };
+      return stageMoneyFigure(row, rates, (documentId, period) => figurePointId(spec, documentId, period));
     },
     async check(db) {
       await sql`create index ${sql.ref(`${stage}_key`)} on ${sql.table(stage)} (point_id, line)`.execute(db);
-      const { rows } = await sql<{ line: number | string; document_id: string; reporting_period: number; earlier: number }>`
-        select s.line, s.document_id, s.reporting_period, e.line as earlier from ${sql.table(stage)} s
-        join ${sql.table(stage)} e on e.point_id = s.point_id and e.line < s.line`.execute(db);
+      await sql`analyze ${sql.table(stage)}`.execute(db);
+      // Grouping walks the index once; only the (rare) repeated ids are looked up again. A figure
+      // given three times is reported on its second and third lines, once each.
+      const { rows } = await sql<{ line: number | string; document_id: string; reporting_period: number }>`
+        select s.line, s.document_id, s.reporting_period from ${sql.table(stage)} s
+        join (select point_id, min(line) as first from ${sql.table(stage)} group by point_id having count(*) > 1) d
+          on d.point_id = s.point_id and s.line > d.first`.execute(db);
       const repeated = rows.map(
         (r): ImportIssue => ({
           file,
           line: Number(r.line),
-          message: `duplicate figure: document ${r.document_id} for period ${r.reporting_period} is on line ${r.earlier} too`,
+          message: `duplicate figure: document ${r.document_id} for period ${r.reporting_period} is given twice`,
         }),
       );
       return [...repeated, ...(await checkFigureDocuments(db, stage, file))];
     },
+    // A file without the filed-figure columns (written before they existed) keeps those known.
     async apply(db) {
       await sql`insert into ${sql.table(table)} (point_id, company_id, document_id, reporting_period, original_value,
           original_ccy, value_usd, fx_rate, fx_source, concept, period_start, period_end, candidates, confirmed_by)
@@ -89,8 +103,11 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
         from ${sql.table(stage)} s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
         on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
           original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate,
-          fx_source = excluded.fx_source, concept = excluded.concept, period_start = excluded.period_start,
-          period_end = excluded.period_end, candidates = excluded.candidates, confirmed_by = excluded.confirmed_by`.execute(db);
+          fx_source = excluded.fx_source, concept = coalesce(excluded.concept, ${sql.table(table)}.concept),
+          period_start = coalesce(excluded.period_start, ${sql.table(table)}.period_start),
+          period_end = coalesce(excluded.period_end, ${sql.table(table)}.period_end),
+          candidates = coalesce(excluded.candidates, ${sql.table(table)}.candidates),
+          confirmed_by = coalesce(excluded.confirmed_by, ${sql.table(table)}.confirmed_by)`.execute(db);
     },
     exportRows: (db) => exportFigures(db, table),
   };
@@ -108,7 +125,7 @@ async function* exportFigures(db: Kysely<Database>, table: string): AsyncIterabl
       .limit(PAGE)
       .execute();
     for (const p of rows) {
-      // A figure known only in USD goes out as its USD value, as revenues.csv's do.
+      // A figure known only in USD goes out as its USD value.
       const [value, ccy] = p.original_value === null ? [p.value_usd, 'USD'] : [p.original_value, p.original_ccy];
       yield [
         p.company_id,

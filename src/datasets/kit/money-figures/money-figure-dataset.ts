@@ -1,6 +1,6 @@
 import type { FigureSpec } from '../../../ingest/core/figure-spec.js';
 import type { Dataset } from '../../dataset.js';
-import { FIGURE_BUNDLE_COLUMNS, figureBundle } from './figure-bundle.js';
+import { figureBundle, figureBundleColumns } from './figure-bundle.js';
 import { loadTraceFacts, loadTraceValues } from './figure-facts.js';
 import { figurePointId } from './figure-point-id.js';
 import { figureProvenanceSchema, provenanceOf } from './figure-provenance.js';
@@ -19,7 +19,7 @@ function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSp
     concepts: filed.concepts,
     table: spec.table,
     bundleFile,
-    bundleColumns: FIGURE_BUNDLE_COLUMNS,
+    bundleColumns: figureBundleColumns(spec),
     pointId: (documentId, period) => figurePointId(spec, documentId, period),
   };
 }
@@ -51,7 +51,13 @@ export function moneyFigureDataset<M extends string>(
       : {}),
     // A row of the kit's bundle file, for the contract test, unless the declaration gives its own.
     ...(declaration.example === undefined && spec.bundleFile !== undefined
-      ? { example: { file: spec.bundleFile, documentKind: 'financial' as const, row: { value: '1234567000', ccy: 'USD' } } }
+      ? {
+          example: {
+            file: spec.bundleFile,
+            documentKind: 'financial' as const,
+            row: { value: '1234567000', [spec.bundleCurrencyColumn ?? 'ccy']: 'USD' },
+          },
+        }
       : {}),
     load: figureLoader(spec),
     mock: figureMock(spec),

@@ -23,10 +23,20 @@ export interface MoneyFigureSpec {
   readonly mockSign?: 'positive' | 'either';
   readonly prices: DatasetPrices;
   /**
-   * Its bundle file (`net_income.csv`), staged, checked, applied and exported by the kit
-   * ({@link figureBundle}); none for revenues, whose `revenues.csv` is still one of the core files.
+   * Its bundle file (`revenues.csv`, `net_income.csv`), staged, checked, applied and exported by
+   * the kit (`figureBundle`).
    */
   readonly bundleFile?: string;
+  /**
+   * The name of its file's currency column: `ccy` (the default, as the records name it), or
+   * `currency` for `revenues.csv`, whose columns are a contract older than the kit (DESIGN §5).
+   */
+  readonly bundleCurrencyColumn?: 'ccy' | 'currency';
+  /**
+   * Its file is counted in every import and export summary and written by every export, even
+   * empty (`DatasetBundle.alwaysListed`): `revenues.csv`, which bundles have always held.
+   */
+  readonly bundleAlwaysListed?: boolean;
   /**
    * Read from filings (DESIGN §10, §14): the concepts per taxonomy, most preferred first, and the
    * metric in running text. With a `bundleFile`, the kit declares the dataset's figure spec, so

@@ -34,13 +34,16 @@ describe.each(dialects())('every page, at 1280 and 390 px wide (%s)', (dialect) 
   it('passes axe-core and the layout checks, stays within its weight, and is what docs/screenshots shows', {
     timeout: 180_000,
   }, async () => {
-    // An analyst who bought Apple's revenue 2020–2024 in the console and its 2020 emissions with a key.
+    // An analyst who bought Apple's revenue and net income 2020–2024 in the console and its 2020 emissions with a key.
     const account = await t.account({ password: PASSWORD, credits: 1000 });
     const c = new ConsoleClient(t.url);
     expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
     const company = `/account/companies/${APPLE.id}`;
     const csrf = csrfOf((await c.get(company)).text);
     expect((await c.post(`${company}/buy`, { csrf, dataset: 'revenues', periods: '2024,2023,2022,2021,2020' })).status).toBe(303);
+    expect((await c.post(`${company}/buy`, { csrf, dataset: 'net-income', periods: '2024,2023,2022,2021,2020' })).status).toBe(
+      303,
+    );
     expect((await t.get('/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2020', account.key)).cost).toBe(25);
     expect((await t.get('/api/v1/companies/search?query=apple', account.key)).cost).toBe(1);
     const point = async (period: number, document: string) =>

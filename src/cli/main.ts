@@ -86,14 +86,14 @@ program
   .command('ingest')
   .argument(
     '<source>',
-    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips), sec-submissions (CIK##########.json submissions files, folders, zips) or esef-index (pages of filings.xbrl.org /api/filings: files, folders, zips)',
+    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips), sec-submissions (CIK##########.json submissions files, folders, zips), esef (xBRL-JSON reports from filings.xbrl.org: files, folders, zips) or esef-index (pages of filings.xbrl.org /api/filings: files, folders, zips)',
   )
   .argument('<paths...>', 'input files or folders')
   .description('Ingest SEC and ESEF filings, whole or not at all; prints counts of what was added and skipped.')
   .action((source: string, paths: string[]) => {
-    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions', 'esef-index'].includes(source)) {
+    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions', 'esef', 'esef-index'].includes(source)) {
       throw new InvalidArgumentError(
-        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds, sec-submissions or esef-index`,
+        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds, sec-submissions, esef or esef-index`,
       );
     }
     // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.

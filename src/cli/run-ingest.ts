@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { IngestLimits } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { ingestEsef } from '../ingest/esef/ingest-esef.js';
 import { ingestEsefIndex } from '../ingest/esef/ingest-index.js';
 import { ingestFilings } from '../ingest/filings/ingest-filings.js';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
@@ -26,7 +27,7 @@ function progress(source: string, what = 'filers'): (n: number) => void {
   };
 }
 
-export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds' | 'sec-submissions' | 'esef-index';
+export type IngestSource = 'sec-tickers' | 'sec-companyfacts' | 'sec-fsds' | 'sec-submissions' | 'esef-index' | 'esef';
 
 /**
  * Runs one `ingest` source over its paths (DESIGN §10, §14), reading no input past `limits`;
@@ -55,6 +56,8 @@ export async function runIngest(
       });
     case 'sec-submissions':
       return ingestSubmissions(db, paths, limits, progress(source));
+    case 'esef':
+      return ingestEsef(db, paths, limits, specs, progress(source));
     case 'esef-index':
       return ingestEsefIndex(db, paths, limits, progress(source, 'pages'));
   }

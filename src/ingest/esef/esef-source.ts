@@ -1,0 +1,86 @@
+import { stableId } from '../core/stable-id.js';
+import type { FiledFact, Filer, FilingSource } from '../filings/source.js';
+import type { EsefFiler, EsefFiling } from './esef-filers.js';
+
+/** Every ESEF report is one form: an annual financial report (DESIGN §14). */
+export const ESEF_FORM = 'ESEF';
+
+/**
+ * ISO 3166 alpha-2 codes as the catalog writes countries: English short names ("Spain",
+ * "United Kingdom"), as FinanceDatabase and the S&P list give them. ICU's English names are
+ * those for every ESEF country; the few where the catalog's sources write an older name are
+ * listed.
+ */
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const CATALOG_NAMES: Readonly<Record<string, string>> = { CZ: 'Czech Republic' };
+
+/** The catalog's name of an ISO 3166 country code; undefined when the code names none. */
+export function countryName(code: string): string | undefined {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper)) return undefined;
+  return CATALOG_NAMES[upper] ?? REGION_NAMES.of(upper);
+}
+
+/** A report's fact as the shared pipeline takes it: the report's key stands for SEC's accession. */
+function filedFact(filing: EsefFiling, fact: EsefFiling['facts'][number]): FiledFact {
+  return {
+    concept: fact.concept,
+    start: fact.start,
+    end: fact.end,
+    value: fact.value,
+    unit: fact.currency,
+    accession: filing.key,
+    form: ESEF_FORM,
+    filed: filing.publishedOn ?? '',
+  };
+}
+
+/** An ESEF filer as the seam's {@link Filer}: matched by LEI, else by name and country (DESIGN §14.1). */
+export function esefFiler(filer: EsefFiler): Filer {
+  const country = filer.country === null ? undefined : countryName(filer.country);
+  return {
+    ...(filer.lei === null ? {} : { lei: filer.lei }),
+    name: filer.name ?? '',
+    ...(country === undefined ? {} : { country }),
+    facts: filer.filings.flatMap((filing) => filing.facts.map((fact) => filedFact(filing, fact))),
+    source: filer.source,
+  };
+}
+
+/** The period a report covers, for its title: the fiscal year's end. */
+const periodText = (filing: EsefFiling): string =>
+  filing.periodEnd === null ? 'annual report' : `annual report for the year ending ${filing.periodEnd}`;
+
+/**
+ * ESEF reports as a source (DESIGN §14.5, §15): a document per report key (the index's `fxo_id`,
+ * else LEI, period end and language), titled by company and period, linked to the report's
+ * viewer page on filings.xbrl.org where the index lists it, else its JSON, else the filer's
+ * page there. `filers` are those the reader gave: the pipeline asks for a report by its key.
+ */
+export function esefSource(filers: readonly EsefFiler[]): FilingSource {
+  const filings = new Map<string, EsefFiling>();
+  for (const filer of filers) for (const filing of filer.filings) filings.set(filing.key, filing);
+  return {
+    name: 'esef',
+    isAnnualForm: (form) => form === ESEF_FORM,
+    document: (filer: Filer, fact: FiledFact) => {
+      const filing = filings.get(fact.accession);
+      const entityPage = filer.lei === undefined ? '' : `https://filings.xbrl.org/entity/${filer.lei}`;
+      return {
+        documentId: esefDocumentId(fact.accession),
+        title: `${filer.name}: ESEF ${filing === undefined ? 'annual report' : periodText(filing)} (${fact.accession})`,
+        sourceUrl: filing?.viewerUrl ?? filing?.jsonUrl ?? entityPage,
+        form: null,
+        accession: null,
+      };
+    },
+  };
+}
+
+/**
+ * A report's document id: stable across runs and databases (a name-based UUID of `esef:{key}`),
+ * so the same report ingested twice is one document.
+ */
+export function esefDocumentId(key: string): string {
+  return stableId(`esef:${key}`);
+}

@@ -52,6 +52,23 @@ export interface Config {
   readonly formBodyLimitBytes: number;
   /** How much of an input file `ingest` reads before refusing it (DESIGN §10). */
   readonly ingest: IngestLimits;
+  /** Where `sync` fetches from, as whom, and how it paces itself (DESIGN §15). */
+  readonly sync: SyncConfig;
+}
+
+/** Settings of `bin/corpdata sync`; read by nothing else. */
+export interface SyncConfig {
+  /**
+   * One base serving SEC's paths (`/files/…`, `/submissions/…`, `/api/xbrl/…`), without a trailing
+   * slash; undefined: SEC's own hosts (www.sec.gov for the ticker file, data.sec.gov for the rest).
+   */
+  readonly secBaseUrl: string | undefined;
+  /** "Company Name admin@example.com", as SEC's fair-access policy asks; `sync sec` refuses to start without it. */
+  readonly secUserAgent: string | undefined;
+  /** The first retry's delay; each further try doubles it (with jitter), unless the server says longer. */
+  readonly retryBaseMs: number;
+  /** Filers fetched before their files are ingested in one transaction and recorded as synced. */
+  readonly batchSize: number;
 }
 
 /**
@@ -125,6 +142,12 @@ function parseInteger(name: string, value: string | undefined, fallback: number,
   const n = Number(value);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
   return n;
+}
+
+function parseBaseUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^https?:\/\/[^/]+/.test(value)) throw new ConfigError(`${name} must be an http(s) URL`);
+  return value.replace(/\/+$/, '');
 }
 
 function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
@@ -215,6 +238,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         1024,
         MAX_INGEST_LIMIT,
       ),
+    }),
+    sync: Object.freeze({
+      secBaseUrl: parseBaseUrl('CORPDATA_SEC_BASE_URL', env.CORPDATA_SEC_BASE_URL),
+      secUserAgent: env.CORPDATA_SEC_USER_AGENT === '' ? undefined : env.CORPDATA_SEC_USER_AGENT?.trim(),
+      retryBaseMs: parseInteger('CORPDATA_SYNC_RETRY_BASE_MS', env.CORPDATA_SYNC_RETRY_BASE_MS, 1000, 1, 60_000),
+      batchSize: parseInteger('CORPDATA_SYNC_BATCH', env.CORPDATA_SYNC_BATCH, 100, 1, 10_000),
     }),
   });
 }

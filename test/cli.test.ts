@@ -28,6 +28,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
         '009-ledger-detail',
         '010-document-source',
         '011-esef-index',
+        '012-sync-state',
       ],
       seeded: null,
     });

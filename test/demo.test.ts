@@ -191,6 +191,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '009-ledger-detail',
         '010-document-source',
         '011-esef-index',
+        '012-sync-state',
       ],
       seeded: 'demo',
     });
@@ -211,6 +212,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '009-ledger-detail',
         '010-document-source',
         '011-esef-index',
+        '012-sync-state',
       ],
       seeded: null,
     });

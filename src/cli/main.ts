@@ -106,6 +106,49 @@ program
     );
   });
 
+const sync = program
+  .command('sync')
+  .description('Fetch what is new or changed at a source and ingest it (one sync per database at a time).');
+sync
+  .command('sec')
+  .option('--ciks <list>', 'comma-separated CIKs to fetch companyfacts and submissions of')
+  .option('--all', "every catalog company's CIK")
+  .option('--dry-run', 'ask the SEC what changed, fetch and write nothing')
+  .option('--refetch', 'download and ingest every file again, whatever the sync state says (after adding FX rates)')
+  .description(
+    'Sync from the SEC: company_tickers_exchange.json, then per CIK its companyfacts and submissions, conditionally; needs CORPDATA_SEC_USER_AGENT.',
+  )
+  .action(async (opts: { ciks?: string; all?: boolean; dryRun?: boolean; refetch?: boolean }) => {
+    if (opts.ciks !== undefined && opts.all === true) throw new CliError('give either --ciks or --all, not both');
+    const config = loadConfig();
+    // Loaded on use, like the ingests it drives.
+    const { checkSecUserAgent, runSecSync, SyncBusyError, SYNC_BUSY_EXIT } = await import('./run-sync.js');
+    const { parseCikList } = await import('../ingest/sync/sec-sync.js');
+    // Refused before anything is opened or sent: SEC blocks clients that do not name themselves.
+    checkSecUserAgent(config.sync.secUserAgent);
+    const filers = opts.all === true ? 'all' : opts.ciks === undefined ? 'none' : { ciks: parseCikList(opts.ciks) };
+    try {
+      await withDatabase(
+        async ({ db }) =>
+          print(
+            await runSecSync(db.kysely, config, {
+              filers,
+              dryRun: opts.dryRun === true,
+              refetch: opts.refetch === true,
+              specs: FIGURE_SPECS,
+            }),
+          ),
+        {
+          bulk: true,
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof SyncBusyError)) throw error;
+      process.stderr.write(`corpdata: ${error.message}\n`);
+      process.exitCode = SYNC_BUSY_EXIT;
+    }
+  });
+
 program
   .command('check-data')
   .description(

@@ -12,6 +12,7 @@ import * as filingMainDocument from './migrations/008-filing-main-document.js';
 import * as ledgerDetail from './migrations/009-ledger-detail.js';
 import * as documentSource from './migrations/010-document-source.js';
 import * as esefIndex from './migrations/011-esef-index.js';
+import * as syncState from './migrations/012-sync-state.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -31,6 +32,7 @@ function provider(db: Db): MigrationProvider {
       '009-ledger-detail': bind(ledgerDetail),
       '010-document-source': bind(documentSource),
       '011-esef-index': bind(esefIndex),
+      '012-sync-state': bind(syncState),
     }),
   };
 }

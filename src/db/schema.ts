@@ -20,6 +20,8 @@ export interface Database {
   ghg_points: GhgPointTable;
   console_sessions: ConsoleSessionTable;
   esef_filings: EsefFilingTable;
+  sync_files: SyncFileTable;
+  sync_locks: SyncLockTable;
 }
 
 /** Counters bumped by writers so every instance notices imports and revocations. */
@@ -209,4 +211,29 @@ export interface EsefFilingTable {
   viewer_url: string | null;
   json_url: string | null;
   package_url: string | null;
+}
+
+/** A source file `sync` fetched and ingested, with the validators to ask for it conditionally next time. */
+export interface SyncFileTable {
+  /** The source it came from: `sec`, … */
+  source: string;
+  /** The file's path under the source's base (e.g. `submissions/CIK0000320193.json`): stable across base URLs. */
+  file_key: string;
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  bytes: number;
+  /** When it was fetched (ISO 8601, UTC). */
+  fetched_at: string;
+}
+
+/** The lease one running sync holds on a database; renewed while it runs. */
+export interface SyncLockTable {
+  name: string;
+  /** A random token of the holder's run: only it renews or releases the lease. */
+  owner: string;
+  host: string;
+  pid: number;
+  acquired_at: string;
+  expires_at: string;
 }

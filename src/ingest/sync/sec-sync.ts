@@ -1,0 +1,316 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { IngestLimits } from '../../config.js';
+import type { Database } from '../../db/schema.js';
+import { conceptsOfAll, type FigureSpec } from '../core/figure-spec.js';
+import { ImportError } from '../core/issues.js';
+import { type FilingsSummary, ingestFilings } from '../filings/ingest-filings.js';
+import { readCompanyFacts } from '../sec-companyfacts/read-companyfacts.js';
+import { normalizeCik } from '../sec-filings/rules.js';
+import { secSource } from '../sec-filings/sec-source.js';
+import { ingestSubmissions, type SubmissionsSummary } from '../sec-submissions/ingest-submissions.js';
+import { ingestTickers, type TickersSummary } from '../sec-tickers/ingest-tickers.js';
+import type { FetchCounts, FetchOutcome, SourceFetcher, Validators } from './source-fetcher.js';
+import { addCounts, mapLimit } from './sync-counts.js';
+import type { SyncLock } from './sync-lock.js';
+import { readValidators, recordSynced, type SyncedFile } from './sync-state.js';
+
+/** SEC's own hosts: the ticker file is on www.sec.gov, the per-filer JSON on data.sec.gov. */
+export const SEC_HOSTS = Object.freeze({ www: 'https://www.sec.gov', data: 'https://data.sec.gov' });
+
+/** SEC's fair-access policy: at most 10 requests a second from one client. */
+export const SEC_REQUESTS_PER_SECOND = 10;
+
+/** Requests in flight at once: enough to fill the rate over SEC's latency, few enough to stay polite. */
+const CONCURRENCY = 4;
+
+const SOURCE = 'sec';
+const TICKERS_KEY = 'files/company_tickers_exchange.json';
+const factsKey = (cik: string) => `api/xbrl/companyfacts/CIK${cik}.json`;
+const submissionsKey = (cik: string) => `submissions/CIK${cik}.json`;
+
+/** Which filers a sync fetches besides the ticker file. */
+export type SecFilers = { readonly ciks: readonly string[] } | 'all' | 'none';
+
+export interface SecSyncOptions {
+  readonly filers: SecFilers;
+  readonly dryRun: boolean;
+  /**
+   * Ignore the validators the sync state holds: every file is downloaded and ingested again (after
+   * FX rates were added for figures skipped as `no_fx_rate`, say).
+   */
+  readonly refetch: boolean;
+  /** Where each path is fetched from: SEC's hosts, or one base for all (a mirror, a test server). */
+  readonly bases: { readonly www: string; readonly data: string };
+  readonly fetcher: SourceFetcher;
+  /** Filers fetched before their files are ingested together and recorded as synced. */
+  readonly batchSize: number;
+  readonly limits: IngestLimits;
+  /** The datasets filings fill, as for `ingest sec-companyfacts`. */
+  readonly specs: readonly FigureSpec[];
+  /** A folder of this run's own for downloads; emptied batch by batch. */
+  readonly workDir: string;
+  /** Null on a dry run, which writes nothing and takes no lock. */
+  readonly lock: SyncLock | null;
+  readonly now: () => Date;
+  readonly log: (line: string) => void;
+}
+
+/** What `sync sec` prints: the requests made, and the counts of the ingests they fed. */
+export interface SecSyncSummary {
+  source: 'sec';
+  dry_run: boolean;
+  /** Filers fetched. */
+  filers: number;
+  /**
+   * CIKs asked for that no catalog company has once the ticker file is in: not fetched, since the
+   * ingest skips a filer it cannot match (a dry run, which ingests no ticker file, asks for them all).
+   */
+  filers_not_in_catalog: number;
+  requests: FetchCounts;
+  /** The ticker file's ingest; null when it was unchanged, not fetched, or on a dry run. */
+  tickers: TickersSummary | null;
+  companyfacts: FilingsSummary;
+  submissions: SubmissionsSummary;
+  /** Downloaded files an ingest refused as malformed (named on stderr); not recorded, so fetched again next time. */
+  files_refused: number;
+}
+
+/** One file of a filer: where it comes from, where it goes, what came back. */
+interface Fetched {
+  readonly cik: string;
+  readonly key: string;
+  readonly url: string;
+  readonly path: string;
+  readonly outcome: FetchOutcome;
+}
+
+/**
+ * Syncs SEC filings (DESIGN §15): the ticker file, then for each filer its companyfacts and its
+ * submissions, each asked for conditionally on what the sync state holds, and what came new or
+ * changed ingested by the ingests of `bin/corpdata ingest` — so a sync ends with the data that
+ * ingesting the same files by hand gives. Filers go in batches: a batch's files are ingested (one
+ * transaction per ingest), then recorded as synced, so a killed sync resumes at the first batch
+ * not recorded and ingests nothing twice.
+ */
+export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Promise<SecSyncSummary> {
+  const { fetcher, dryRun, log } = options;
+  const summary: SecSyncSummary = {
+    source: SOURCE,
+    dry_run: dryRun,
+    filers: 0,
+    filers_not_in_catalog: 0,
+    requests: fetcher.counts,
+    tickers: null,
+    companyfacts: {
+      filers: 0,
+      companies_matched: 0,
+      companies_added: 0,
+      facts: 0,
+      documents: 0,
+      data_points: 0,
+      restatements: 0,
+      skipped: {},
+      renormalized: 0,
+      datasets: {},
+    },
+    submissions: {
+      filers: 0,
+      filings: 0,
+      main_documents_recorded: 0,
+      unchanged: 0,
+      skipped: { filing_not_ingested: 0, no_primary_document: 0, repeated_filing: 0 },
+    },
+    files_refused: 0,
+  };
+  const started = Date.now();
+  await mkdir(options.workDir, { recursive: true });
+
+  const tickers = await fetchFile(options, '', TICKERS_KEY, options.bases.www, await readValidators(db, SOURCE, [TICKERS_KEY]));
+  if (tickers.outcome.kind === 'downloaded') {
+    try {
+      summary.tickers = await ingestTickers(db, tickers.path, options.limits);
+      await record(db, options, [tickers]);
+    } catch (error) {
+      refused(summary, log, error, [tickers]);
+    } finally {
+      await rm(tickers.path, { force: true });
+    }
+  }
+
+  const asked = await filerList(db, options.filers);
+  const ciks = dryRun ? asked : await inCatalog(db, asked);
+  summary.filers = ciks.length;
+  summary.filers_not_in_catalog = asked.length - ciks.length;
+  if (summary.filers_not_in_catalog > 0) {
+    log(`sync sec: ${summary.filers_not_in_catalog} of the CIKs asked for are no catalog company's: not fetched`);
+  }
+  if (ciks.length > 0) log(`sync sec: ${ciks.length} filers`);
+  for (let i = 0; i < ciks.length; i += options.batchSize) {
+    if (options.lock?.lost) throw new Error('another sync took the lock over (this one was too slow to renew it); stopped');
+    const batch = ciks.slice(i, i + options.batchSize);
+    const known = await readValidators(
+      db,
+      SOURCE,
+      batch.flatMap((cik) => [factsKey(cik), submissionsKey(cik)]),
+    );
+    const fetched = await mapLimit(batch, CONCURRENCY, async (cik) => {
+      const facts = await fetchFile(options, cik, factsKey(cik), options.bases.data, known);
+      // New figures may name filings whose main documents are in a submissions file synced
+      // before they were (companyfacts lags submissions): read the submissions whole again.
+      const factsChanged = facts.outcome.kind === 'downloaded' || facts.outcome.kind === 'changed';
+      const submissions = await fetchFile(
+        options,
+        cik,
+        submissionsKey(cik),
+        options.bases.data,
+        factsChanged ? new Map() : known,
+      );
+      return [facts, submissions] as const;
+    });
+    if (!dryRun) await ingestBatch(db, options, summary, fetched);
+    const c = fetcher.counts;
+    log(
+      `sync sec: ${Math.min(i + options.batchSize, ciks.length)} of ${ciks.length} filers, ` +
+        `${dryRun ? `${c.changed} files new or changed` : `${c.downloaded} files downloaded`}, ${c.not_modified} unchanged, ` +
+        `${c.given_up} given up (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
+  }
+  return summary;
+}
+
+async function fetchFile(
+  options: SecSyncOptions,
+  cik: string,
+  key: string,
+  base: string,
+  known: Map<string, Validators>,
+): Promise<Fetched> {
+  const url = `${base}/${key}`;
+  const path = join(options.workDir, key.replaceAll('/', '_'));
+  const outcome = await options.fetcher.get(url, options.refetch ? undefined : known.get(key), options.dryRun ? null : path);
+  return { cik, key, url, path, outcome };
+}
+
+/** The CIKs to fetch: those given, or every catalog company's (a filer the catalog lacks is skipped by the ingest anyway). */
+async function filerList(db: Kysely<Database>, filers: SecFilers): Promise<string[]> {
+  if (filers === 'none') return [];
+  if (filers === 'all') {
+    const rows = await db.selectFrom('companies').select('cik').where('cik', 'is not', null).orderBy('cik').execute();
+    return rows.map((r) => r.cik as string);
+  }
+  return [...new Set(filers.ciks)];
+}
+
+/** The CIKs of `ciks` that a catalog company has, in their order. */
+async function inCatalog(db: Kysely<Database>, ciks: readonly string[]): Promise<string[]> {
+  const held = new Set<string>();
+  for (let i = 0; i < ciks.length; i += 500) {
+    const rows = await db
+      .selectFrom('companies')
+      .select('cik')
+      .where('cik', 'in', ciks.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (r.cik !== null) held.add(r.cik);
+  }
+  return ciks.filter((c) => held.has(c));
+}
+
+/** Parses `--ciks`: CIKs with or without their leading zeros, comma-separated. */
+export function parseCikList(list: string): string[] {
+  const ciks = list
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  if (ciks.length === 0) throw new Error('--ciks needs at least one CIK');
+  return ciks.map((c) => {
+    const cik = normalizeCik(c);
+    if (cik === undefined) throw new Error(`--ciks: "${c}" is not a CIK (up to 10 digits)`);
+    return cik;
+  });
+}
+
+/**
+ * Ingests a batch's downloads, companyfacts first (submissions link the documents they bring), and
+ * records what was ingested. Should a file be malformed, the batch's files of that kind are
+ * ingested one by one, so that one bad file costs only itself.
+ */
+async function ingestBatch(
+  db: Kysely<Database>,
+  options: SecSyncOptions,
+  summary: SecSyncSummary,
+  fetched: ReadonlyArray<readonly [Fetched, Fetched]>,
+): Promise<void> {
+  const downloaded = (files: Fetched[]) => files.filter((f) => f.outcome.kind === 'downloaded');
+  const facts = downloaded(fetched.map(([f]) => f));
+  const submissions = downloaded(fetched.map(([, s]) => s));
+  try {
+    const factsIngested = await ingestEach(summary, options.log, facts, async (paths) =>
+      addCounts(
+        summary.companyfacts,
+        await ingestFilings(
+          db,
+          paths.join(' '),
+          secSource,
+          options.specs,
+          readCompanyFacts(paths, conceptsOfAll(options.specs), options.limits),
+        ),
+      ),
+    );
+    const submissionsIngested = await ingestEach(summary, options.log, submissions, async (paths) =>
+      addCounts(summary.submissions, await ingestSubmissions(db, paths, options.limits)),
+    );
+    await record(db, options, [...factsIngested, ...submissionsIngested]);
+  } finally {
+    await Promise.all([...facts, ...submissions].map((f) => rm(f.path, { force: true })));
+  }
+}
+
+/** Ingests files together, or one by one when that is refused; returns the files ingested. */
+async function ingestEach(
+  summary: SecSyncSummary,
+  log: (line: string) => void,
+  files: Fetched[],
+  ingest: (paths: string[]) => Promise<void>,
+): Promise<Fetched[]> {
+  if (files.length === 0) return [];
+  try {
+    await ingest(files.map((f) => f.path));
+    return files;
+  } catch (error) {
+    if (!(error instanceof ImportError) || files.length === 1) {
+      refused(summary, log, error, files);
+      return [];
+    }
+  }
+  const ingested: Fetched[] = [];
+  for (const file of files) {
+    try {
+      await ingest([file.path]);
+      ingested.push(file);
+    } catch (error) {
+      refused(summary, log, error, [file]);
+    }
+  }
+  return ingested;
+}
+
+/** A file an ingest refused: named with its fault on stderr, counted; any other failure ends the sync. */
+function refused(summary: SecSyncSummary, log: (line: string) => void, error: unknown, files: readonly Fetched[]): void {
+  if (!(error instanceof ImportError)) throw error;
+  summary.files_refused += files.length;
+  // The download's temporary name means nothing to the operator; its URL does.
+  let message = error.message;
+  for (const f of files) message = message.replaceAll(f.path, f.url);
+  for (const line of message.split('\n')) log(`sync sec: refused ${line}`);
+}
+
+async function record(db: Kysely<Database>, options: SecSyncOptions, files: readonly Fetched[]): Promise<void> {
+  const synced: SyncedFile[] = [];
+  for (const f of files) {
+    if (f.outcome.kind !== 'downloaded') continue;
+    synced.push({ fileKey: f.key, url: f.url, validators: f.outcome.validators, bytes: f.outcome.bytes });
+  }
+  await recordSynced(db, SOURCE, synced, options.now());
+}

@@ -29,6 +29,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
         '010-document-source',
         '011-esef-index',
         '012-sync-state',
+        '013-figure-source-detail',
       ],
       seeded: null,
     });

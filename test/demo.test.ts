@@ -192,6 +192,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '010-document-source',
         '011-esef-index',
         '012-sync-state',
+        '013-figure-source-detail',
       ],
       seeded: 'demo',
     });
@@ -213,6 +214,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '010-document-source',
         '011-esef-index',
         '012-sync-state',
+        '013-figure-source-detail',
       ],
       seeded: null,
     });

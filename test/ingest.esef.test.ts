@@ -121,8 +121,9 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
         source: string;
         source_key: string;
         source_url: string;
+        source_detail: string | null;
       }>`select c.name, c.lei, p.reporting_period, p.original_value, p.original_ccy, p.value_usd, p.period_start, p.period_end,
-          d.published_on, d.source, d.source_key, d.source_url
+          d.published_on, d.source, d.source_key, d.source_url, p.source_detail
         from revenue_points p join companies c on c.company_id = p.company_id join documents d on d.document_id = p.document_id
         order by c.name, p.reporting_period, d.published_on`.execute(t.db.kysely)
     ).rows.map((r) => ({
@@ -194,6 +195,16 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
         source: 'esef',
         source_key: `${ENDESA}-2024-12-31-ESEF-ES-0`,
         source_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/ixbrlviewer.html`,
+        // What the trace page shows of the fact: its id in the report, its precision, the report's identity and links.
+        source_detail: JSON.stringify({
+          fact_id: 'Tag4',
+          decimals: '-6',
+          lei: ENDESA,
+          fxo_id: `${ENDESA}-2024-12-31-ESEF-ES-0`,
+          report_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/${ENDESA}-2024-12-31-0-es.xhtml`,
+          viewer_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/ixbrlviewer.html`,
+          json_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es.json`,
+        }),
       },
       expect.objectContaining({ name: 'Endesa, S.A.', reporting_period: 2024, original_value: 20_935_000_000 }),
       // A fiscal year ending 31 January 2024 is reporting period 2024 (DESIGN §10.4); its LEI is now recorded.

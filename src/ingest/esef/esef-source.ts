@@ -21,8 +21,18 @@ export function countryName(code: string): string | undefined {
   return CATALOG_NAMES[upper] ?? REGION_NAMES.of(upper);
 }
 
-/** A report's fact as the shared pipeline takes it: the report's key stands for SEC's accession. */
-function filedFact(filing: EsefFiling, fact: EsefFiling['facts'][number]): FiledFact {
+/**
+ * A report's fact as the shared pipeline takes it: the report's key stands for SEC's accession;
+ * what its trace shows beyond the shared fields (DESIGN §14.7) goes with it as its detail.
+ */
+function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts'][number]): FiledFact {
+  const detail: Record<string, string> = { fact_id: fact.id };
+  if (fact.decimals !== null) detail.decimals = String(fact.decimals);
+  if (filer.lei !== null) detail.lei = filer.lei;
+  if (filing.fxoId !== null) detail.fxo_id = filing.fxoId;
+  if (filing.reportUrl !== null) detail.report_url = filing.reportUrl;
+  if (filing.viewerUrl !== null) detail.viewer_url = filing.viewerUrl;
+  if (filing.jsonUrl !== null) detail.json_url = filing.jsonUrl;
   return {
     concept: fact.concept,
     start: fact.start,
@@ -32,6 +42,7 @@ function filedFact(filing: EsefFiling, fact: EsefFiling['facts'][number]): Filed
     accession: filing.key,
     form: ESEF_FORM,
     filed: filing.publishedOn ?? '',
+    detail,
   };
 }
 
@@ -42,7 +53,7 @@ export function esefFiler(filer: EsefFiler): Filer {
     ...(filer.lei === null ? {} : { lei: filer.lei }),
     name: filer.name ?? '',
     ...(country === undefined ? {} : { country }),
-    facts: filer.filings.flatMap((filing) => filing.facts.map((fact) => filedFact(filing, fact))),
+    facts: filer.filings.flatMap((filing) => filing.facts.map((fact) => filedFact(filer, filing, fact))),
     source: filer.source,
   };
 }

@@ -271,6 +271,7 @@ async function stageSpec(
       fact.end,
       candidatesText(candidates),
       confirmedBy.get(key)?.join(' ') ?? null,
+      fact.detail === undefined ? null : JSON.stringify(fact.detail),
       out.nextLine(),
     ]);
     confirmedBy.delete(key);
@@ -294,6 +295,7 @@ async function stageSpec(
       s.end,
       s.candidates,
       all,
+      s.sourceDetail,
       out.nextLine(),
     ]);
   }
@@ -320,6 +322,7 @@ interface StoredPoint extends StoredFigure {
   start: string | null;
   candidates: string | null;
   confirmedBy: string | null;
+  sourceDetail: string | null;
 }
 
 function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
@@ -337,6 +340,7 @@ function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): S
     start: r.period_start,
     candidates: r.candidates,
     confirmedBy: r.confirmed_by,
+    sourceDetail: r.source_detail,
   };
 }
 

@@ -23,6 +23,11 @@ export interface FiledFact {
   form: string;
   /** When the filing was published, YYYY-MM-DD; empty when the source does not say. */
   filed: string;
+  /**
+   * What the source's trace page shows of this fact beyond the shared fields (ESEF: its id in the
+   * report and its decimals), stored with the figure; absent when the source has nothing more.
+   */
+  detail?: Readonly<Record<string, string>>;
 }
 
 /**

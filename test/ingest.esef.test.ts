@@ -273,4 +273,44 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     const again = await run(next);
     expect(again.json<Summary>()).toMatchObject({ data_points: 0, restatements: 0 });
   });
+  it('skips the facts of a report the index does not date, until it does', async () => {
+    // Kainos' real report moved a year on: a fiscal 2023 report that no index page lists.
+    const kainos = readFileSync(join(KAINOS_DIR, 'kainos_2022.json'), 'utf8').replace(
+      /(\d{4})-(\d{2}-\d{2}T00:00:00)/g,
+      (_m, y: string, rest: string) => `${Number(y) + 1}-${rest}`,
+    );
+    const unlisted = join(dir, 'unlisted');
+    mkdirSync(unlisted);
+    writeFileSync(join(unlisted, 'kainos_2023.json'), kainos);
+    const before = await points();
+    const r = await run(unlisted);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<Summary>()).toMatchObject({ reports: 1, documents: 0, data_points: 0, skipped: { undated_report: 2 } });
+    expect(await points()).toEqual(before);
+    // Once the index lists it, its facts are read: fiscal 2023 awaits a GBP rate, and its comparative
+    // (the real fiscal 2021 value, moved to 2022) differs from fiscal 2022 as stored: a restatement.
+    const page = {
+      data: [
+        {
+          type: 'filing',
+          id: '99002',
+          attributes: {
+            fxo_id: '213800H2PQMIF3OVZY47-2023-03-31-ESEF-GB-0',
+            country: 'GB',
+            period_end: '2023-03-31',
+            date_added: '2023-08-01 00:00:00',
+            json_url: '/213800H2PQMIF3OVZY47/2023-03-31/ESEF/GB/0/kainos_2023.json',
+          },
+        },
+      ],
+    };
+    writeFileSync(join(dir, 'gb-2023.json'), JSON.stringify(page));
+    const listed = await corpdata(['ingest', 'esef-index', join(dir, 'gb-2023.json')], env());
+    expect(listed.code, listed.stderr).toBe(0);
+    const again = await run(unlisted);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = again.json<Summary>();
+    expect(summary).toMatchObject({ companies_matched: 1, data_points: 1, restatements: 1, skipped: { no_fx_rate: 1 } });
+    expect(summary.skipped.undated_report).toBeUndefined();
+  });
 });

@@ -67,7 +67,9 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     candidates?: string | null;
     confirmedBy?: string | null;
   } & Omit<(typeof filed.figures)[number], 'concept' | 'start' | 'end' | 'candidates' | 'confirmedBy'>;
-  const documents: Document[] = [...revenues.documents.values(), ...filed.documents, ...esef.documents].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const documents: Document[] = [...revenues.documents.values(), ...filed.documents, ...esef.documents].sort((a, b) =>
+    a.id < b.id ? -1 : 1,
+  );
   const figures: Figure[] = sortFigures([...revenues.figures.values(), ...filed.figures, ...esefRevenues]);
   const usedCurrencies = new Set(figures.map((f) => f.currency));
   const ghgSources = new GhgSources();

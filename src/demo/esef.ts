@@ -4,14 +4,14 @@ import { DEFAULT_INGEST_LIMITS } from '../config.js';
 import type { EsefFilingTable } from '../db/schema.js';
 import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { esefIndexLookup, readEsefFilers } from '../ingest/esef/esef-filers.js';
-import { esefFiler, esefSource } from '../ingest/esef/esef-source.js';
+import { esefFiler, esefSource, undatedFacts } from '../ingest/esef/esef-source.js';
 import { FILINGS_XBRL_ORG, readEsefIndexPage } from '../ingest/esef/read-index.js';
 import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { nameMatchKey } from '../ingest/filings/match-company.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import { type SelectionRules, type SkipReason, selectFiguresAndConfirmations } from '../ingest/filings/select-figures.js';
 import { isCurrency } from '../revenues/currencies.js';
-import type { Companies, DemoCompany } from './companies.js';
+import type { DemoCompany } from './companies.js';
 import type { FiledFigure } from './filings.js';
 import type { Report } from './report.js';
 
@@ -92,7 +92,12 @@ export async function esefFigures(
       .filter((f) => f.endsWith('.json'))
       .map((f) => join(esefDir, TEXTLAYER, f)),
   ].sort();
-  const filers = await readEsefFilers(files, DEFAULT_INGEST_LIMITS, [...conceptsOfAll(specs)], esefIndexLookup(await indexRows(esefDir)));
+  const filers = await readEsefFilers(
+    files,
+    DEFAULT_INGEST_LIMITS,
+    [...conceptsOfAll(specs)],
+    esefIndexLookup(await indexRows(esefDir)),
+  );
   const source = esefSource(filers);
   const rules = specs.map((spec): SelectionRules => ({ rank: conceptRank(spec), isCurrency, isAnnualForm: source.isAnnualForm }));
   const byName = new Map<string, DemoCompany[]>();
@@ -106,6 +111,8 @@ export async function esefFigures(
   for (const esef of filers) {
     const filer = esefFiler(esef);
     const what = `esef: ${filer.name} (LEI ${filer.lei ?? 'none'}, ${esef.filings.map((f) => f.key).join(', ')})`;
+    if (undatedFacts(esef) > 0)
+      report.lines.push(`${what}: ${undatedFacts(esef)} facts dropped: the index does not date their report`);
     if (filer.facts.length === 0) {
       report.lines.push(`${what}: no ${specs.map((s) => s.noun).join(' or ')} tagged: no figure`);
       continue;
@@ -145,12 +152,9 @@ export async function esefFigures(
       }
       for (const { fact, reportingPeriod, candidates } of chosen) {
         if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
-          report.lines.push(`${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
-          continue;
-        }
-        if (fact.filed === '') {
-          // A document needs its publication date (the revenues answer's year of disclosure).
-          report.lines.push(`${what}: ${fact.concept} ending ${fact.end}: dropped: the index does not date the report`);
+          report.lines.push(
+            `${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`,
+          );
           continue;
         }
         (figures[i] as FiledFigure[]).push({

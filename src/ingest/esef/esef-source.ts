@@ -46,14 +46,27 @@ function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts
   };
 }
 
-/** An ESEF filer as the seam's {@link Filer}: matched by LEI, else by name and country (DESIGN §14.1). */
+/**
+ * Facts of reports the index does not date: a document without a publication date would have no
+ * year of disclosure in the revenues answer, so they wait until `ingest esef-index` lists their
+ * report (then ingest again). Counted as `undated_report`.
+ */
+export const undatedFacts = (filer: EsefFiler): number =>
+  filer.filings.reduce((n, f) => n + (f.publishedOn === null ? f.facts.length : 0), 0);
+
+/**
+ * An ESEF filer as the seam's {@link Filer}: matched by LEI, else by name and country (DESIGN
+ * §14.1); the facts of its dated reports only ({@link undatedFacts}).
+ */
 export function esefFiler(filer: EsefFiler): Filer {
   const country = filer.country === null ? undefined : countryName(filer.country);
   return {
     ...(filer.lei === null ? {} : { lei: filer.lei }),
     name: filer.name ?? '',
     ...(country === undefined ? {} : { country }),
-    facts: filer.filings.flatMap((filing) => filing.facts.map((fact) => filedFact(filer, filing, fact))),
+    facts: filer.filings
+      .filter((filing) => filing.publishedOn !== null)
+      .flatMap((filing) => filing.facts.map((fact) => filedFact(filer, filing, fact))),
     source: filer.source,
   };
 }

@@ -6,7 +6,7 @@ import { type FilingsSummary, ingestFilings } from '../filings/ingest-filings.js
 import type { Filer } from '../filings/source.js';
 import { type EsefReadCounts, loadEsefIndex, readEsefFilers } from './esef-filers.js';
 import { ESEF_SKIP_REASONS, type EsefSkipReason } from './esef-report.js';
-import { esefFiler, esefSource } from './esef-source.js';
+import { esefFiler, esefSource, undatedFacts } from './esef-source.js';
 
 /**
  * What `ingest esef` printed: the shared pipeline's counts, the reports read, and under `skipped`
@@ -20,7 +20,7 @@ export interface EsefIngestSummary extends Omit<FilingsSummary, 'skipped'> {
    * production): read, counted here, and left without a document.
    */
   reports_without_figures: number;
-  skipped: FilingsSummary['skipped'] & Partial<Record<EsefSkipReason | 'repeated_report', number>>;
+  skipped: FilingsSummary['skipped'] & Partial<Record<EsefSkipReason | 'repeated_report' | 'undated_report', number>>;
 }
 
 async function* each(filers: readonly Filer[]): AsyncIterable<Filer> {
@@ -57,6 +57,8 @@ export async function ingestEsef(
     if (n > 0) skipped[reason] = n;
   }
   if (counts.repeated_report > 0) skipped.repeated_report = counts.repeated_report;
+  const undated = filers.reduce((n, f) => n + undatedFacts(f), 0);
+  if (undated > 0) skipped.undated_report = undated;
   const { filers: filerCount, ...rest } = summary;
   const withoutFigures = filers.reduce((n, f) => n + f.filings.filter((r) => r.facts.length === 0).length, 0);
   return { filers: filerCount, reports: counts.reports, reports_without_figures: withoutFigures, ...rest, skipped };

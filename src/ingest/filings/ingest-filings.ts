@@ -111,6 +111,8 @@ async function stageFilers(
   const skipper =
     (counts: FigureCounts) =>
     (reason: SkipReason, n = 1) => {
+      // A filer without facts (an ESEF report of undated or no figures) is nothing skipped.
+      if (n === 0) return;
       summary.skipped[reason] = (summary.skipped[reason] ?? 0) + n;
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };

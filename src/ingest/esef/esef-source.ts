@@ -12,7 +12,7 @@ export const ESEF_FORM = 'ESEF';
  * listed.
  */
 const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const CATALOG_NAMES: Readonly<Record<string, string>> = { CZ: 'Czech Republic' };
+const CATALOG_NAMES: Readonly<Record<string, string>> = { CZ: 'Czech Republic', HK: 'Hong Kong' };
 
 /** The catalog's name of an ISO 3166 country code; undefined when the code names none. */
 export function countryName(code: string): string | undefined {

@@ -9,12 +9,15 @@ import { CatalogHolder } from './catalog/catalog-holder.js';
 import type { Config } from './config.js';
 import { consoleRoutes } from './console/routes.js';
 import { Biller } from './credits/charge.js';
+import type { Dataset } from './datasets/dataset.js';
+import { subscriptionsOf } from './datasets/dataset-list.js';
 import { DATASETS } from './datasets/registry.js';
 import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
+import { shuttingDown } from './errors/api-error.js';
 import { accessLog } from './http/access-log.js';
-import { frameworkErrors, installErrorHandling, shuttingDown, TEXT } from './http/errors.js';
+import { frameworkErrors, installErrorHandling, TEXT } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
 import { requestIdGenerator } from './http/request-id.js';
 import { lazyRequestLogger } from './http/request-logger.js';
@@ -23,12 +26,12 @@ import { companiesRoutes } from './http/routes/companies.js';
 import { datasetRoute } from './http/routes/dataset-route.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
-import { pagesRoutes } from './http/routes/pages.js';
 import { provenanceRoute } from './http/routes/provenance.js';
 import { resolveRoute } from './http/routes/resolve.js';
 import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
+import { pagesRoutes } from './site/pages-route.js';
 import { traceRoutes } from './trace/trace-route.js';
 
 export interface BuildAppOptions {
@@ -36,6 +39,8 @@ export interface BuildAppOptions {
   /** A migrated database; the app does not close it. */
   db: Db;
   clock?: () => Date;
+  /** The datasets to serve: every registered one unless a test composes another set. */
+  datasets?: readonly Dataset[];
   /** Where the log goes (stdout by default, at the configured level), or false for a silent app. */
   logTo?: false | Writable;
 }
@@ -122,10 +127,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const dataListeners: Array<() => void> = [];
   const catalog = new CatalogHolder(() => loadCatalog(db.kysely));
   const lastTouch = new Map<string, number>();
+  const datasets = options.datasets ?? DATASETS;
   const ctx: AppContext = {
     config,
     db,
     clock,
+    datasets,
+    subscriptions: subscriptionsOf(datasets),
     catalog: () => catalog.get(),
     onDataChange: (listener) => dataListeners.push(listener),
     verifier,
@@ -193,13 +201,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (config.rateLimit !== null) installRateLimits(app, ctx, config.rateLimit);
   routeEveryMethod(app);
   const apiPaths = collectApiPaths(app, API_PREFIX);
-  await registerOpenApi(app, config);
-  for (const dataset of DATASETS) await app.register(datasetRoute(ctx, dataset));
+  await registerOpenApi(app, config, datasets);
+  for (const dataset of datasets) await app.register(datasetRoute(ctx, dataset));
   await app.register(companiesRoutes(ctx));
   await app.register(resolveRoute(ctx));
   await app.register(accountRoute(ctx));
   await app.register(provenanceRoute(ctx));
-  await app.register(openapiRoute(config));
+  await app.register(openapiRoute(config, datasets));
   await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { apiGet } from './support/api-client.js';
 import { launchBrowser } from './support/browser.js';
+import { SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
@@ -44,7 +45,7 @@ describe.each(dialects())('the console and trace pages in a real browser (%s)', 
   let browser: Browser;
   beforeAll(async () => {
     [t, browser] = await Promise.all([startApp(dialect), launchBrowser()]);
-    await createAccount(t.db.kysely, { email: EMAIL, password: PASSWORD, credits: 1000, now: new Date() });
+    await createAccount(t.db.kysely, { email: EMAIL, password: PASSWORD, credits: 1000, now: new Date() }, SUBSCRIPTIONS);
   });
   afterAll(async () => {
     await browser?.close();

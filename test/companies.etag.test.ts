@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
@@ -108,7 +109,7 @@ describe.each(dialects())('companies/list validators (%s)', (dialect) => {
       'company_id,name,country,lei,ticker,mic_code,isin\n' +
         '00000000-0000-4000-8000-0000000000e1,Etag Newcomer Inc,United States,,ETAGN,XNYS,\n',
     );
-    await importBundle(t.db.kysely, bundle);
+    await importBundle(t.db.kysely, bundle, BUNDLES);
     const deadline = Date.now() + 5_000;
     let after = await t.get(LIST, a.key, { 'if-none-match': etag });
     while (after.status === 304 && Date.now() < deadline) {

@@ -4,6 +4,7 @@ import { createAccount } from '../src/accounts/accounts.js';
 import { pointId } from '../src/ingest/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { ConsoleClient, csrfOf, type PageResponse } from './support/console-client.js';
+import { SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
 import { captureLog } from './support/log-capture.js';
@@ -167,7 +168,11 @@ describe.each(dialects())('console security (%s)', (dialect) => {
 
   it('answers a wrong password, an unknown email and an account without password alike', async () => {
     const account = await t.account({ password: PASSWORD });
-    const noPassword = await createAccount(t.db.kysely, { email: `nopw-${Date.now()}@example.com`, now: new Date() });
+    const noPassword = await createAccount(
+      t.db.kysely,
+      { email: `nopw-${Date.now()}@example.com`, now: new Date() },
+      SUBSCRIPTIONS,
+    );
     const attempt = async (email: string, password: string) => {
       const c = new ConsoleClient(t.url);
       const res = await c.signIn(email, password);
@@ -277,7 +282,7 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
 
   async function account(app: TestApp): Promise<{ email: string; accountId: string }> {
     const email = `own-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-    const a = await createAccount(app.db.kysely, { email, password: PASSWORD, credits: 500, now: new Date() });
+    const a = await createAccount(app.db.kysely, { email, password: PASSWORD, credits: 500, now: new Date() }, SUBSCRIPTIONS);
     return { email, accountId: a.account_id };
   }
 

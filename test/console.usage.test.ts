@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { apiGet } from './support/api-client.js';
 import { ConsoleClient, csrfOf, newKey } from './support/console-client.js';
+import { SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { BETA, ZETA } from './support/fixture.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -152,7 +153,7 @@ describe.each(dialects())('console: keys that expire (%s)', (dialect) => {
 
   it('shows a key created for 30 days as active, then expired, and the API refuses it', async () => {
     const email = `expiry-${Date.now()}@example.com`;
-    await createAccount(app.db.kysely, { email, password: PASSWORD, credits: 100, now: new Date(now) });
+    await createAccount(app.db.kysely, { email, password: PASSWORD, credits: 100, now: new Date(now) }, SUBSCRIPTIONS);
     const c = new ConsoleClient(app.url);
     expect((await c.signIn(email, PASSWORD)).status).toBe(303);
     const key = newKey((await c.submit('/account/keys', '/account/keys', { name: 'month', lifetime: '30' })).text);

@@ -6,6 +6,7 @@ import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
 import { BUNDLE_FILE_NAMES } from '../src/ingest/bundle/bundle-files.js';
 import { exportBundle } from '../src/ingest/bundle/export-bundle.js';
 import { corpdata } from './support/cli.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp } from './support/test-app.js';
 
@@ -32,7 +33,7 @@ describe.each([
   beforeAll(async () => {
     source = await startApp(from, { bundle });
     dir = mkdtempSync(join(tmpdir(), 'corpdata-export-'));
-    await exportBundle(source.db.kysely, join(dir, 'bundle'));
+    await exportBundle(source.db.kysely, join(dir, 'bundle'), BUNDLES);
     target = await startApp(to, { bundle: join(dir, 'bundle') });
     sourceKey = (await source.account({ credits: 10_000_000 })).key;
     targetKey = (await target.account({ credits: 10_000_000 })).key;
@@ -85,7 +86,7 @@ describe.each([
   });
 
   it('exports the export unchanged (a fixed point)', async () => {
-    await exportBundle(target.db.kysely, join(dir, 'again'));
+    await exportBundle(target.db.kysely, join(dir, 'again'), BUNDLES);
     for (const file of BUNDLE_FILE_NAMES) {
       expect(readFileSync(join(dir, 'again', file), 'utf8'), file).toBe(readFileSync(join(dir, 'bundle', file), 'utf8'));
     }

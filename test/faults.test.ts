@@ -6,6 +6,7 @@ import { migrate } from '../src/db/migrate.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { runFaults } from '../src/tools/faults.js';
 import { type ScratchDatabase, TOOL_SECRET } from '../src/tools/scratch-database.js';
+import { BUNDLES, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE } from './support/test-app.js';
 import { createTestDatabase } from './support/test-database.js';
@@ -18,7 +19,7 @@ describe.each(dialects())('billing under faults (%s)', (dialect) => {
     const database = await createTestDatabase(dialect);
     const db = connect(database.config);
     await migrate(db);
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
     let n = 0;
     const scratch: ScratchDatabase = {
       url: database.url,
@@ -27,7 +28,7 @@ describe.each(dialects())('billing under faults (%s)', (dialect) => {
       adminUrl: dialect === 'postgres' ? (process.env.CORPDATA_TEST_PG_URL ?? inject('pgUrl')) : null,
       account: async (credits) => {
         n += 1;
-        const a = await createAccount(db.kysely, { email: `faults${n}@example.com`, credits, now: new Date() });
+        const a = await createAccount(db.kysely, { email: `faults${n}@example.com`, credits, now: new Date() }, SUBSCRIPTIONS);
         const k = await createKey(db.kysely, { accountId: a.account_id, name: 'f', secret: TOOL_SECRET, now: new Date() });
         return { accountId: a.account_id, key: k.api_key };
       },

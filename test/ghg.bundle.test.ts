@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportError } from '../src/ingest/bundle/bundle-files.js';
 import { exportBundle } from '../src/ingest/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { BETA, ghgDoc } from './support/fixture.js';
 import { GHG_BUNDLE, startApp, type TestApp } from './support/test-app.js';
@@ -29,7 +30,7 @@ describe.each([
   beforeAll(async () => {
     source = await startApp(from, { more: [GHG_BUNDLE] });
     dir = mkdtempSync(join(tmpdir(), 'corpdata-ghg-export-'));
-    const summary = await exportBundle(source.db.kysely, join(dir, 'bundle'));
+    const summary = await exportBundle(source.db.kysely, join(dir, 'bundle'), BUNDLES);
     expect(summary.ghg_emissions).toBe(9);
     target = await startApp(to, { bundle: join(dir, 'bundle') });
   }, 120_000);
@@ -62,12 +63,12 @@ describe.each([
   }, 120_000);
 
   it('exports the export unchanged, and importing it again changes nothing', async () => {
-    await exportBundle(target.db.kysely, join(dir, 'again'));
+    await exportBundle(target.db.kysely, join(dir, 'again'), BUNDLES);
     expect(readFileSync(join(dir, 'again', 'ghg_emissions.csv'), 'utf8')).toBe(
       readFileSync(join(dir, 'bundle', 'ghg_emissions.csv'), 'utf8'),
     );
     const before = await ghgRows(target);
-    await importBundle(target.db.kysely, join(dir, 'bundle'));
+    await importBundle(target.db.kysely, join(dir, 'bundle'), BUNDLES);
     expect(await ghgRows(target)).toEqual(before);
   });
 });
@@ -89,7 +90,7 @@ describe.each(dialects())('ghg_emissions.csv: refused rows (%s)', (dialect) => {
     if (withDocuments) cpSync(join(GHG_BUNDLE, 'documents.csv'), join(bundle, 'documents.csv'));
     writeFileSync(join(bundle, 'ghg_emissions.csv'), `${lines.join('\n')}\n`);
     const before = await ghgRows(t);
-    const error = await importBundle(t.db.kysely, bundle).then(
+    const error = await importBundle(t.db.kysely, bundle, BUNDLES).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/cli/open-database.js';
 import { connect } from '../src/db/connect.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -90,7 +91,7 @@ describe.each(dialects())('health probes and shutdown (%s)', (dialect) => {
 describe.each(dialects().filter((d) => d === 'postgres'))('PostgreSQL connection settings (%s)', (dialect) => {
   it('cancels statements that outlive CORPDATA_STATEMENT_TIMEOUT_MS', async () => {
     const database = await createTestDatabase(dialect);
-    const { db } = await openDatabase(testConfig(database, { CORPDATA_STATEMENT_TIMEOUT_MS: '100' }));
+    const { db } = await openDatabase(testConfig(database, { CORPDATA_STATEMENT_TIMEOUT_MS: '100' }), BUNDLES);
     await expect(sql`select pg_sleep(1)`.execute(db.kysely)).rejects.toThrow(/statement timeout/);
     await db.close();
     await database.drop();

@@ -9,6 +9,7 @@ import { connect, type Db } from '../src/db/connect.js';
 import { ImportError } from '../src/ingest/bundle/bundle-files.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { corpdata } from './support/cli.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -276,8 +277,8 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
   const dirs: string[] = [];
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    db = (await openDatabase(testConfig(database))).db;
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    db = (await openDatabase(testConfig(database), BUNDLES)).db;
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
   });
   afterAll(async () => {
     await db.close();
@@ -298,7 +299,7 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
   it.each(CASES)('refuses %s with file:line messages and changes nothing', async (_name, edit, expected) => {
     const dir = badBundle(edit);
     const before = await fingerprint(db);
-    const error = await importBundle(db.kysely, dir).then(
+    const error = await importBundle(db.kysely, dir, BUNDLES).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -333,7 +334,9 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
     });
     const lastLine = readFileSync(join(dir, 'revenues.csv'), 'utf8').trimEnd().split('\n').length;
     const before = await fingerprint(db);
-    await expect(importBundle(db.kysely, dir)).rejects.toThrow(`revenues.csv:${lastLine}: value "1000000.5" is not an integer`);
+    await expect(importBundle(db.kysely, dir, BUNDLES)).rejects.toThrow(
+      `revenues.csv:${lastLine}: value "1000000.5" is not an integer`,
+    );
     expect(await fingerprint(db)).toEqual(before);
   });
 
@@ -352,9 +355,9 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
       ).map((r) => r.name);
     try {
       // The other import runs to its commit between this one's checks and its write.
-      const error = await importBundle(db.kysely, mine, {
+      const error = await importBundle(db.kysely, mine, BUNDLES, {
         onPhase: async (phase) => {
-          if (phase === 'applying') await importBundle(other.kysely, theirs);
+          if (phase === 'applying') await importBundle(other.kysely, theirs, BUNDLES);
         },
       }).then(
         () => undefined,
@@ -368,7 +371,7 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
     } finally {
       await other.close();
     }
-    await importBundle(db.kysely, mine);
+    await importBundle(db.kysely, mine, BUNDLES);
     expect(await named()).toEqual(['Mine SA', 'Theirs SA']);
   });
 
@@ -378,7 +381,7 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
       replace('documents.csv', '2023-03-15', '2023-02-30')(d);
       replace('revenues.csv', '22511000000,EUR', '22511000000,XYZ')(d);
     });
-    const error = await importBundle(db.kysely, dir).then(
+    const error = await importBundle(db.kysely, dir, BUNDLES).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -397,16 +400,16 @@ describe.each(dialects())('refused bundles (%s)', (dialect) => {
       );
       replace('companies.csv', 'Alpha Industries AG', '"Alpha Industries, ""The"" AG"')(d);
     });
-    await importBundle(db.kysely, dir);
+    await importBundle(db.kysely, dir, BUNDLES);
     const row = await db.kysely.selectFrom('companies').select('name').where('company_id', '=', ALPHA).executeTakeFirstOrThrow();
     expect(row.name).toBe('Alpha Industries, "The" AG');
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
   });
 
   it('imports the same bundle twice without changing anything but the data version', async () => {
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
     const before = await fingerprint(db);
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
     const after = await fingerprint(db);
     expect({ ...after, versions: '' }).toEqual({ ...before, versions: '' });
   });

@@ -7,6 +7,7 @@ import { connect } from '../src/db/connect.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import type { Response } from './support/api-client.js';
 import { BIN, type CliResult, corpdata } from './support/cli.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { doc } from './support/fixture.js';
 import { FIXTURE_BUNDLE, startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
@@ -188,7 +189,7 @@ describe.each(dialects())('document lifecycle and FX re-normalization (%s)', (di
     const importer = connect(t.database.config);
     const during: Array<[string, number, number | null]> = [];
     try {
-      await importBundle(importer.kysely, FIXTURE_BUNDLE, {
+      await importBundle(importer.kysely, FIXTURE_BUNDLE, BUNDLES, {
         onPhase: async (phase) => {
           if (phase === 'applying') return;
           // Each call is charged at once: the import takes the write lock only to apply.

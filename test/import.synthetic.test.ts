@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENCIES } from '../src/revenues/currencies.js';
+import { CURRENCIES } from '../src/money/currencies.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';

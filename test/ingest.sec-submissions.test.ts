@@ -7,6 +7,7 @@ import yazl from 'yazl';
 import { exportBundle } from '../src/ingest/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { corpdata } from './support/cli.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
@@ -126,10 +127,10 @@ describe.each(dialects())('ingest SEC submissions beside the companyfacts of lar
 
   it('keeps main documents through an export and import', async () => {
     const out = join(dir, 'export');
-    await exportBundle(t.db.kysely, out);
+    await exportBundle(t.db.kysely, out, BUNDLES);
     const copy = await startApp(dialect, { bundle: null });
     try {
-      await importBundle(copy.db.kysely, out);
+      await importBundle(copy.db.kysely, out, BUNDLES);
       const read = (app: TestApp) =>
         app.db.kysely.selectFrom('documents').select(['document_id', 'main_document_url']).orderBy('document_id').execute();
       expect(await read(copy)).toEqual(await read(t));

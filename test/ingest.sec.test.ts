@@ -7,6 +7,7 @@ import yazl from 'yazl';
 import { exportBundle } from '../src/ingest/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { corpdata } from './support/cli.js';
+import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
@@ -309,10 +310,10 @@ describe.each(dialects())('ingest SEC filings (%s)', (dialect) => {
 
   it('exports filed figures with their concept, period and filing, and imports them back unchanged', async () => {
     const out = join(dir, 'export');
-    await exportBundle(t.db.kysely, out);
+    await exportBundle(t.db.kysely, out, BUNDLES);
     const copy = await startApp(dialect, { bundle: null });
     try {
-      await importBundle(copy.db.kysely, out);
+      await importBundle(copy.db.kysely, out, BUNDLES);
       const read = async (app: TestApp) => ({
         companies: await app.db.kysely.selectFrom('companies').select(['company_id', 'cik']).orderBy('company_id').execute(),
         documents: await app.db.kysely.selectFrom('documents').selectAll().orderBy('document_id').execute(),

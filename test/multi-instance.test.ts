@@ -12,6 +12,7 @@ import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient, newKey } from './support/console-client.js';
+import { BUNDLES, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
@@ -49,10 +50,10 @@ describe.each(dialects())('several server processes on one database (%s)', (dial
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     const config = testConfig(database);
-    db = (await openDatabase({ ...config, secret: undefined })).db;
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    db = (await openDatabase({ ...config, secret: undefined }, BUNDLES)).db;
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
     bundles.push(manyCompaniesBundle(100, 0));
-    await importBundle(db.kysely, bundles[0] as string);
+    await importBundle(db.kysely, bundles[0] as string, BUNDLES);
     secret = await signingSecret(db.kysely, undefined);
     env = { CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off' };
     servers = await Promise.all(Array.from({ length: INSTANCES }, async () => startServer(env, await freePort())));
@@ -66,7 +67,7 @@ describe.each(dialects())('several server processes on one database (%s)', (dial
   });
 
   async function account(credits: number) {
-    const a = await createAccount(db.kysely, { email: `m${Math.random()}@example.com`, credits, now: new Date() });
+    const a = await createAccount(db.kysely, { email: `m${Math.random()}@example.com`, credits, now: new Date() }, SUBSCRIPTIONS);
     const k = await createKey(db.kysely, { accountId: a.account_id, name: 'multi', secret, now: new Date() });
     return { id: a.account_id, key: k.api_key, keyId: k.key_id };
   }
@@ -128,7 +129,7 @@ describe.each(dialects())('several server processes on one database (%s)', (dial
   it('refuses a key revoked in one instance’s console on every instance within a second', async () => {
     const password = 'multi-instance-password';
     const email = `console${Math.random()}@example.com`;
-    await createAccount(db.kysely, { email, password, credits: 1_000, now: new Date() });
+    await createAccount(db.kysely, { email, password, credits: 1_000, now: new Date() }, SUBSCRIPTIONS);
     const [first, second] = servers;
     if (first === undefined || second === undefined) throw new Error('no servers');
     // Created through one instance, revoked through another: nothing is held by the instance.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
 import { NOT_FOUND_EXAMPLE } from '../src/http/openapi-examples.js';
-import { exampleUrl } from '../src/web/reference-operation.js';
-import { endpoints, type OpenApiDocument } from '../src/web/reference-schema.js';
+import { exampleUrl } from '../src/site/reference-operation.js';
+import { endpoints, type OpenApiDocument } from '../src/site/reference-schema.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 

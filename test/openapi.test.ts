@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIC_CODES } from '../src/catalog/mic-codes.js';
-import { CURRENCIES } from '../src/revenues/currencies.js';
+import { CURRENCIES } from '../src/money/currencies.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 

@@ -5,6 +5,7 @@ import { createKey } from '../src/auth/api-keys.js';
 import { openDatabase } from '../src/cli/open-database.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
+import { BUNDLES, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { captureLog } from './support/log-capture.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp, testConfig } from './support/test-app.js';
@@ -20,14 +21,14 @@ describe.each(dialects())('internal errors (%s)', (dialect) => {
   it('answers 500 with only "Internal Server Error" and the request id when the database fails, and logs the cause', async () => {
     const database: TestDatabase = await createTestDatabase(dialect);
     const config = testConfig(database, { LOG_LEVEL: 'info' });
-    const { db } = await openDatabase(config);
-    await importBundle(db.kysely, FIXTURE_BUNDLE);
+    const { db } = await openDatabase(config, BUNDLES);
+    await importBundle(db.kysely, FIXTURE_BUNDLE, BUNDLES);
     const log = captureLog();
     const app = await buildApp({ config, db, logTo: log.stream });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';
-    const account = await createAccount(db.kysely, { email: 'boom@example.com', credits: 100, now: new Date() });
+    const account = await createAccount(db.kysely, { email: 'boom@example.com', credits: 100, now: new Date() }, SUBSCRIPTIONS);
     const { api_key } = await createKey(db.kysely, {
       accountId: account.account_id,
       name: 'k',

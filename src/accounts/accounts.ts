@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { applyGrant } from '../credits/ledger.js';
-import { SUBSCRIPTIONS } from '../datasets/registry.js';
 import type { Database, Subscription } from '../db/schema.js';
 import { bumpVersion } from '../db/versions.js';
 import { hashPassword } from './passwords.js';
@@ -12,7 +11,7 @@ export interface AccountSummary {
   balance: number;
   /** Kept for scripts written before there were several datasets: `revenues` when that one is held. */
   subscription: Subscription;
-  /** Every subscription held, in the order of {@link SUBSCRIPTIONS}. */
+  /** Every subscription held, in the order of the subscriptions offered. */
   subscriptions: string[];
 }
 
@@ -31,25 +30,35 @@ export interface CreateAccountInput {
   email: string;
   credits?: number;
   password?: string;
-  /** The subscriptions to hold; all of them when not given, none for an empty list. */
+  /** The subscriptions to hold; all those offered when not given, none for an empty list. */
   subscriptions?: readonly string[];
   now: Date;
 }
 
+/**
+ * The subscriptions there are, in the order answers list them: the composition root derives
+ * them from its datasets and hands them in (accounts know no dataset).
+ */
+export type OfferedSubscriptions = readonly string[];
+
 /** Checks a list of subscriptions and puts it in the one order every answer uses. */
-export function checkSubscriptions(given: readonly string[]): string[] {
-  const unknown = given.filter((s) => !SUBSCRIPTIONS.includes(s));
+export function checkSubscriptions(given: readonly string[], offered: OfferedSubscriptions): string[] {
+  const unknown = given.filter((s) => !offered.includes(s));
   if (unknown.length > 0) {
-    throw new AccountError(`unknown subscription ${unknown.join(', ')}: the subscriptions are ${SUBSCRIPTIONS.join(', ')}`);
+    throw new AccountError(`unknown subscription ${unknown.join(', ')}: the subscriptions are ${offered.join(', ')}`);
   }
-  return SUBSCRIPTIONS.filter((s) => given.includes(s));
+  return offered.filter((s) => given.includes(s));
 }
 
 const legacySubscription = (subscriptions: readonly string[]): Subscription =>
   subscriptions.includes('revenues') ? 'revenues' : 'none';
 
 /** Creates an account; its opening credits are a ledger grant like any other. */
-export async function createAccount(db: Kysely<Database>, input: CreateAccountInput): Promise<AccountSummary> {
+export async function createAccount(
+  db: Kysely<Database>,
+  input: CreateAccountInput,
+  offered: OfferedSubscriptions,
+): Promise<AccountSummary> {
   // Kept as given; compared without regard to case (a unique index on lower(email) enforces it).
   const email = input.email.trim();
   if (!EMAIL_RE.test(email)) throw new AccountError(`"${input.email}" is not an email address`);
@@ -63,11 +72,12 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
   if (input.password !== undefined && input.password.length < 8) {
     throw new AccountError('--password must be at least 8 characters');
   }
-  if ((await findAccount(db, email)) !== undefined) throw new AccountError(`an account with email ${email} exists already`);
+  if ((await findAccount(db, email, offered)) !== undefined)
+    throw new AccountError(`an account with email ${email} exists already`);
   const accountId = randomUUID();
   const at = input.now.toISOString();
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  const subscriptions = checkSubscriptions(input.subscriptions ?? SUBSCRIPTIONS);
+  const subscriptions = checkSubscriptions(input.subscriptions ?? offered, offered);
   const subscription = legacySubscription(subscriptions);
   try {
     return await db.transaction().execute(async (trx) => {
@@ -93,13 +103,17 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
     });
   } catch (error) {
     // A concurrent create of the same email loses on the unique constraint.
-    if (await findAccount(db, email)) throw new AccountError(`an account with email ${email} exists already`);
+    if (await findAccount(db, email, offered)) throw new AccountError(`an account with email ${email} exists already`);
     throw error;
   }
 }
 
 /** Finds an account by email or account id. */
-export async function findAccount(db: Kysely<Database>, emailOrId: string): Promise<AccountSummary | undefined> {
+export async function findAccount(
+  db: Kysely<Database>,
+  emailOrId: string,
+  offered: OfferedSubscriptions,
+): Promise<AccountSummary | undefined> {
   const query = db.selectFrom('accounts').select(['account_id', 'email', 'balance', 'subscription']);
   const row = UUID_RE.test(emailOrId)
     ? await query.where('account_id', '=', emailOrId.toLowerCase()).executeTakeFirst()
@@ -110,18 +124,34 @@ export async function findAccount(db: Kysely<Database>, emailOrId: string): Prom
     .select('subscription')
     .where('account_id', '=', row.account_id)
     .execute();
-  return { ...row, balance: Number(row.balance), subscriptions: checkSubscriptions(held.map((h) => h.subscription)) };
+  return {
+    ...row,
+    balance: Number(row.balance),
+    subscriptions: checkSubscriptions(
+      held.map((h) => h.subscription),
+      offered,
+    ),
+  };
 }
 
-export async function requireAccount(db: Kysely<Database>, emailOrId: string): Promise<AccountSummary> {
-  const account = await findAccount(db, emailOrId);
+export async function requireAccount(
+  db: Kysely<Database>,
+  emailOrId: string,
+  offered: OfferedSubscriptions,
+): Promise<AccountSummary> {
+  const account = await findAccount(db, emailOrId, offered);
   if (account === undefined) throw new AccountError(`no account ${emailOrId}`);
   return account;
 }
 
 /** Replaces an account's subscriptions; every instance drops its cached view of the account's keys. */
-export async function setSubscriptions(db: Kysely<Database>, accountId: string, given: readonly string[]): Promise<void> {
-  const subscriptions = checkSubscriptions(given);
+export async function setSubscriptions(
+  db: Kysely<Database>,
+  accountId: string,
+  given: readonly string[],
+  offered: OfferedSubscriptions,
+): Promise<void> {
+  const subscriptions = checkSubscriptions(given, offered);
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('accounts')

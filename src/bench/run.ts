@@ -9,6 +9,8 @@ import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { DEMO_BUNDLE_DIR } from '../cli/open-database.js';
+import { bundlesOf, subscriptionsOf } from '../datasets/dataset-list.js';
+import { DATASETS } from '../datasets/registry.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { FIRST_YEAR } from '../http/routes/history.js';
@@ -63,7 +65,7 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
     : ({ kind: 'postgres', url: databaseUrl } as const);
   const db = connect(config);
   await migrate(db);
-  await importBundle(db.kysely, BUNDLE);
+  await importBundle(db.kysely, BUNDLE, bundlesOf(DATASETS));
   const target = await db.kysely
     .selectFrom('revenue_points as p')
     .innerJoin('listings as l', (j) => j.onRef('l.company_id', '=', 'p.company_id').on('l.is_primary', '=', 1))
@@ -72,7 +74,11 @@ async function prepare(databaseUrl: string): Promise<{ path: string; key: string
     .where('p.reporting_period', '>=', FIRST_YEAR)
     .orderBy('p.point_id')
     .executeTakeFirstOrThrow();
-  const account = await createAccount(db.kysely, { email: 'bench@example.com', credits: 50_000_000, now: new Date() });
+  const account = await createAccount(
+    db.kysely,
+    { email: 'bench@example.com', credits: 50_000_000, now: new Date() },
+    subscriptionsOf(DATASETS),
+  );
   const { api_key } = await createKey(db.kysely, {
     accountId: account.account_id,
     name: 'bench',

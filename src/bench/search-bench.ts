@@ -2,8 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { nameKey } from '../catalog/search/normalize-name.js';
 import { type SearchEntry, SearchIndex } from '../catalog/search/search-index.js';
-import { syntheticEntries } from '../catalog/search/synthetic-names.js';
 import { random } from '../tools/synthetic-ids.js';
+import { syntheticEntries } from '../tools/synthetic-names.js';
 
 /** Distinct queries per class; each is asked REPEATS times, so p99 rests on enough samples. */
 const QUERIES_PER_CLASS = 300;

@@ -4,7 +4,8 @@ import { createKey, revokeKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
-import { SUBSCRIPTIONS } from '../datasets/registry.js';
+import { bundlesOf, subscriptionsOf } from '../datasets/dataset-list.js';
+import { DATASETS } from '../datasets/registry.js';
 import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle/bundle-files.js';
@@ -14,6 +15,10 @@ import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
 import type { IngestSource } from './run-ingest.js';
 import { serve } from './serve.js';
+
+/** The CLI composes the datasets as `buildApp` does: the subscriptions and bundle files come from them. */
+const SUBSCRIPTIONS = subscriptionsOf(DATASETS);
+const BUNDLES = bundlesOf(DATASETS);
 
 /**
  * The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills
@@ -46,7 +51,7 @@ async function withDatabase<T>(
   options: { bulk?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
-  const opened = await openDatabase(options.bulk === true ? { ...config, statementTimeoutMs: 0 } : config);
+  const opened = await openDatabase(options.bulk === true ? { ...config, statementTimeoutMs: 0 } : config, BUNDLES);
   try {
     return await run(opened);
   } finally {
@@ -63,7 +68,7 @@ const program = new Command()
 program
   .command('serve')
   .description('Serve the HTTP API (PORT, default 8080; HOST, default 0.0.0.0).')
-  .action(() => serve(loadConfig()));
+  .action(() => serve(loadConfig(), DATASETS));
 
 program
   .command('migrate')
@@ -74,13 +79,13 @@ program
   .command('import')
   .argument('<dir>', 'bundle folder')
   .description('Import a bundle, whole or not at all.')
-  .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir)), { bulk: true }));
+  .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir, BUNDLES)), { bulk: true }));
 
 program
   .command('export')
   .argument('<dir>', 'folder to write the bundle into')
   .description('Write the catalog and revenue data out as an import bundle.')
-  .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir)), { bulk: true }));
+  .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir, BUNDLES)), { bulk: true }));
 
 program
   .command('ingest')
@@ -192,13 +197,17 @@ accounts
               .split(',')
               .map((s) => s.trim())
               .filter((s) => s !== '');
-      const a = await createAccount(db.kysely, {
-        email: opts.email,
-        credits: opts.credits,
-        ...(opts.password === undefined ? {} : { password: opts.password }),
-        subscriptions,
-        now: new Date(),
-      });
+      const a = await createAccount(
+        db.kysely,
+        {
+          email: opts.email,
+          credits: opts.credits,
+          ...(opts.password === undefined ? {} : { password: opts.password }),
+          subscriptions,
+          now: new Date(),
+        },
+        SUBSCRIPTIONS,
+      );
       print({ account_id: a.account_id, email: a.email, balance: a.balance });
     }),
   );
@@ -216,12 +225,14 @@ accounts
   .description('Give an account more subscriptions; running servers honour them within one sync interval.')
   .action((who: string, list: string) =>
     withDatabase(async ({ db }) => {
-      const account = await requireAccount(db.kysely, who);
-      await setSubscriptions(db.kysely, account.account_id, [
-        ...account.subscriptions,
-        ...checkSubscriptions(subscriptionList(list)),
-      ]);
-      print(await requireAccount(db.kysely, account.account_id));
+      const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
+      await setSubscriptions(
+        db.kysely,
+        account.account_id,
+        [...account.subscriptions, ...checkSubscriptions(subscriptionList(list), SUBSCRIPTIONS)],
+        SUBSCRIPTIONS,
+      );
+      print(await requireAccount(db.kysely, account.account_id, SUBSCRIPTIONS));
     }),
   );
 accounts
@@ -231,20 +242,21 @@ accounts
   .description('Take subscriptions from an account; what it bought stays bought.')
   .action((who: string, list: string) =>
     withDatabase(async ({ db }) => {
-      const account = await requireAccount(db.kysely, who);
-      const removed = checkSubscriptions(subscriptionList(list));
+      const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
+      const removed = checkSubscriptions(subscriptionList(list), SUBSCRIPTIONS);
       await setSubscriptions(
         db.kysely,
         account.account_id,
         account.subscriptions.filter((s) => !removed.includes(s)),
+        SUBSCRIPTIONS,
       );
-      print(await requireAccount(db.kysely, account.account_id));
+      print(await requireAccount(db.kysely, account.account_id, SUBSCRIPTIONS));
     }),
   );
 accounts
   .command('show')
   .argument('<account>', 'email or account id')
-  .action((who: string) => withDatabase(async ({ db }) => print(await requireAccount(db.kysely, who))));
+  .action((who: string) => withDatabase(async ({ db }) => print(await requireAccount(db.kysely, who, SUBSCRIPTIONS))));
 
 program
   .command('credits')
@@ -254,7 +266,7 @@ program
   .argument('<n>', 'credits to add', wholeNumber('N', 1))
   .action((who: string, n: number) =>
     withDatabase(async ({ db }) => {
-      const account = await requireAccount(db.kysely, who);
+      const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
       print({ balance: await grantCredits(db.kysely, account.account_id, n, new Date().toISOString()) });
     }),
   );
@@ -267,7 +279,7 @@ keys
   .option('--expires-in <seconds>', 'expire the key after this many seconds', wholeNumber('--expires-in', 1))
   .action((who: string, opts: { name: string; expiresIn?: number }) =>
     withDatabase(async ({ db }) => {
-      const account = await requireAccount(db.kysely, who);
+      const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
       const secret = await signingSecret(db.kysely, loadConfig().secret);
       const key = await createKey(db.kysely, {
         accountId: account.account_id,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { type ConnectOptions, connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
+import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
 import { importBundle } from '../ingest/bundle/import-bundle.js';
 
 /** The demo bundle shipped in the repository (see demo/SOURCES.md). */
@@ -17,10 +18,12 @@ export interface OpenedDatabase {
 /**
  * Connects, migrates, and on the very first migration records whether the database starts with
  * the demo dataset (CORPDATA_DEMO) and seeds it. The choice is made once: a database created empty
- * is never seeded later, whatever the setting then says.
+ * is never seeded later, whatever the setting then says. `bundles` are the datasets' own bundle
+ * files, which the demo bundle may hold.
  */
 export async function openDatabase(
   config: Config,
+  bundles: readonly DatasetBundle[],
   options: Pick<ConnectOptions, 'backgroundCheckpoints'> = {},
 ): Promise<OpenedDatabase> {
   const db = connect(config.database, { ...options, poolSize: config.poolSize, statementTimeoutMs: config.statementTimeoutMs });
@@ -34,7 +37,7 @@ export async function openDatabase(
       .executeTakeFirst();
     if (claimed?.value !== 'demo') return { db, applied, seeded: null };
     try {
-      await importBundle(db.kysely, DEMO_BUNDLE_DIR);
+      await importBundle(db.kysely, DEMO_BUNDLE_DIR, bundles);
     } catch (error) {
       await db.kysely.deleteFrom('settings').where('name', '=', 'seeded').execute();
       throw error;

@@ -1,6 +1,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
 import { type ImportPhase, type ImportSummary, importBundle } from '../ingest/bundle/import-bundle.js';
 
 const MIB = 1024 * 1024;
@@ -14,8 +15,8 @@ const PHASE: Record<ImportPhase, string> = {
  * Imports a bundle, with a progress bar on stderr when it is a terminal: the share of the
  * bundle's bytes read, the file and its rows, then the checking and writing phases.
  */
-export async function runImport(db: Kysely<Database>, dir: string): Promise<ImportSummary> {
-  if (!process.stderr.isTTY) return importBundle(db, dir);
+export async function runImport(db: Kysely<Database>, dir: string, bundles: readonly DatasetBundle[]): Promise<ImportSummary> {
+  if (!process.stderr.isTTY) return importBundle(db, dir, bundles);
   const bar = new SingleBar(
     {
       format: '{bar} {percentage}% | {mib} MiB | {phase} {file} {rows}',
@@ -26,7 +27,7 @@ export async function runImport(db: Kysely<Database>, dir: string): Promise<Impo
   );
   bar.start(1, 0, { phase: PHASE.reading, file: '', rows: '', mib: '0' });
   try {
-    return await importBundle(db, dir, {
+    return await importBundle(db, dir, bundles, {
       onProgress: ({ file, rows, bytesRead, totalBytes }) => {
         bar.setTotal(Math.max(totalBytes, 1));
         bar.update(bytesRead, { file, rows: `${rows} rows`, mib: (bytesRead / MIB).toFixed(1) });

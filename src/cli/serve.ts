@@ -1,14 +1,16 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
+import type { Dataset } from '../datasets/dataset.js';
+import { bundlesOf } from '../datasets/dataset-list.js';
 import { openDatabase } from './open-database.js';
 
 /** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Serves until SIGTERM or SIGINT, then stops accepting, finishes in-flight requests and exits. */
-export async function serve(config: Config): Promise<void> {
-  const { db } = await openDatabase(config, { backgroundCheckpoints: true });
-  const app = await buildApp({ config, db });
+export async function serve(config: Config, datasets: readonly Dataset[]): Promise<void> {
+  const { db } = await openDatabase(config, bundlesOf(datasets), { backgroundCheckpoints: true });
+  const app = await buildApp({ config, db, datasets });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -1,5 +1,4 @@
 import type { AppContext } from '../app-context.js';
-import { DATASETS } from '../datasets/registry.js';
 import { type Figure, figuresOf } from './figures.js';
 import { type Purchase, purchases } from './usage-query.js';
 
@@ -20,7 +19,7 @@ export async function boughtData(ctx: AppContext, accountId: string): Promise<Bo
   const db = ctx.db.kysely;
   const all = await purchases(db, accountId);
   const out: BoughtPeriod[] = [];
-  for (const dataset of DATASETS) {
+  for (const dataset of ctx.datasets) {
     const mine = all
       .filter((p) => p.dataset === dataset.name)
       .sort((a, b) => a.companyName.localeCompare(b.companyName) || b.period - a.period);

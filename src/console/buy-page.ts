@@ -1,8 +1,8 @@
 import type { Company } from '../catalog/catalog.js';
 import type { Dataset } from '../datasets/dataset.js';
-import { html } from '../web/html.js';
+import { formatNumber, html } from '../web/html.js';
 import type { Quote } from './console-purchase.js';
-import { consolePage, csrfField, formatNumber, notice } from './layout.js';
+import { consolePage, csrfField, notice } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Company } from '../catalog/catalog.js';
-import { type Html, html } from '../web/html.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import { exchangeName } from './companies-page.js';
 import type { Coverage } from './explorer-query.js';
 import { figureChart } from './figure-chart.js';
 import { figureTable } from './figure-table.js';
 import { latestFigures } from './figures.js';
-import { consolePage, formatNumber, notice } from './layout.js';
+import { consolePage, notice } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
 
 export interface CompanyView {

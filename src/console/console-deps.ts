@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { redirectTo, sendErrorPage } from '../web/respond.js';
+import { redirectTo, sendErrorPage } from '../http/respond.js';
 import type { ConsoleAuth } from './console-auth.js';
 import type { Credentials } from './credentials.js';
 import { tokensMatch } from './csrf.js';

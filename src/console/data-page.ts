@@ -1,7 +1,7 @@
-import { DATASETS } from '../datasets/registry.js';
-import { type Html, html } from '../web/html.js';
+import type { Dataset } from '../datasets/dataset.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import type { BoughtPeriod } from './bought-data.js';
-import { consolePage, formatNumber, formatTime } from './layout.js';
+import { consolePage, formatTime } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
 
 function figuresCell(b: BoughtPeriod): Html {
@@ -24,8 +24,8 @@ function datasetTable(label: string, rows: readonly BoughtPeriod[]): Html {
 }
 
 /** Every company-period the account bought, by dataset, with its figures and free downloads. */
-export function dataPage(session: ConsoleSession, bought: readonly BoughtPeriod[]): string {
-  const sections = DATASETS.flatMap((d) => {
+export function dataPage(datasets: readonly Dataset[], session: ConsoleSession, bought: readonly BoughtPeriod[]): string {
+  const sections = datasets.flatMap((d) => {
     const rows = bought.filter((b) => b.dataset === d.name);
     if (rows.length === 0) return [];
     return [

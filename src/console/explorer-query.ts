@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Dataset } from '../datasets/dataset.js';
-import { DATASETS } from '../datasets/registry.js';
 import type { Database } from '../db/schema.js';
 import { type Figure, figuresOf } from './figures.js';
 
@@ -46,6 +45,7 @@ export interface Coverage {
 
 /** Every dataset's coverage of a company, in the registry's order: a new dataset appears here by itself. */
 export async function coverageOf(
+  datasets: readonly Dataset[],
   db: Kysely<Database>,
   accountId: string,
   companyId: string,
@@ -53,7 +53,7 @@ export async function coverageOf(
 ): Promise<Coverage[]> {
   const [subscriptions, bought] = await Promise.all([subscriptionsOf(db, accountId), boughtPeriods(db, accountId, companyId)]);
   return Promise.all(
-    DATASETS.map(async (dataset) => {
+    datasets.map(async (dataset) => {
       const data = await dataset.load(db, companyId, publicUrl);
       const mine = bought.get(dataset.name) ?? new Set<number>();
       const empty = new Set(data.periods.filter((p) => (data.records.get(p) ?? []).length === 0));

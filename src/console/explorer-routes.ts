@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Company } from '../catalog/catalog.js';
-import { DATASETS } from '../datasets/registry.js';
-import { scriptNonce, sendErrorPage, sendPage } from '../web/respond.js';
+import { datasetNamed } from '../datasets/dataset-list.js';
+import { scriptNonce, sendErrorPage, sendPage } from '../http/respond.js';
 import { boughtData } from './bought-data.js';
 import { buyPage } from './buy-page.js';
 import { companiesPage, QUERY_MAX_LENGTH, searchResults } from './companies-page.js';
@@ -30,10 +30,6 @@ export function yearsOf(value: unknown): number[] | undefined {
     years.push(Number(p.trim()));
   }
   return years;
-}
-
-function datasetNamed(name: string | undefined) {
-  return DATASETS.find((d) => d.name === name);
 }
 
 /** The search query of a request, bounded as the API bounds it. */
@@ -79,9 +75,9 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     if (company === undefined) return unknownCompany(reply);
     const [balance, coverage] = await Promise.all([
       balanceOf(db, session.accountId),
-      coverageOf(db, session.accountId, company.companyId, ctx.config.publicUrl),
+      coverageOf(ctx.datasets, db, session.accountId, company.companyId, ctx.config.publicUrl),
     ]);
-    const boughtNow = datasetNamed(queryText(request.query, 'bought'));
+    const boughtNow = datasetNamed(ctx.datasets, queryText(request.query, 'bought'));
     const years = yearsOf(queryText(request.query, 'periods'));
     const message =
       boughtNow === undefined || years === undefined || years.length === 0
@@ -95,7 +91,7 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     if (session === undefined) return reply;
     const company = await companyOf(request.params.id);
     if (company === undefined) return unknownCompany(reply);
-    const dataset = datasetNamed(queryText(request.query, 'dataset'));
+    const dataset = datasetNamed(ctx.datasets, queryText(request.query, 'dataset'));
     const years = yearsOf((request.query as Record<string, unknown>).period ?? []);
     if (dataset === undefined || years === undefined) {
       return sendErrorPage(reply, 400, 'Request refused', "Parameter 'dataset' or 'period' is not one this page offers.");
@@ -110,7 +106,7 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const { session, form } = posted;
     const company = await companyOf(request.params.id);
     if (company === undefined) return unknownCompany(reply);
-    const dataset = datasetNamed(textField(form, 'dataset'));
+    const dataset = datasetNamed(ctx.datasets, textField(form, 'dataset'));
     const years = yearsOf(textField(form, 'periods'));
     if (dataset === undefined || years === undefined) {
       return sendErrorPage(reply, 400, 'Request refused', "Field 'dataset' or 'periods' is not one this page offers.");
@@ -141,7 +137,7 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/account/data', { schema: { hide: true } }, async (request, reply) => {
     const session = await pageSession(deps, request, reply);
     if (session === undefined) return reply;
-    return sendPage(reply, 200, dataPage(session, await boughtData(ctx, session.accountId)));
+    return sendPage(reply, 200, dataPage(ctx.datasets, session, await boughtData(ctx, session.accountId)));
   });
 
   for (const format of ['csv', 'json'] as const) {
@@ -149,7 +145,7 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       const session = await pageSession(deps, request, reply);
       if (session === undefined) return reply;
       const wanted = queryText(request.query, 'dataset');
-      const dataset = datasetNamed(wanted);
+      const dataset = datasetNamed(ctx.datasets, wanted);
       if (wanted !== undefined && dataset === undefined) {
         return sendErrorPage(reply, 400, 'Request refused', "Parameter 'dataset' names no dataset.");
       }

@@ -1,6 +1,5 @@
-import { type Html, html } from '../web/html.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import type { Figure } from './figures.js';
-import { formatNumber } from './layout.js';
 import { niceCeiling } from './usage-chart.js';
 
 // A narrow drawing (400 units) so that text keeps a readable size on a 390 px screen; the figure

@@ -1,6 +1,5 @@
-import { type Html, html } from '../web/html.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import type { Figure } from './figures.js';
-import { formatNumber } from './layout.js';
 
 const DISCLOSURE: Record<Figure['disclosure'], string> = {
   first: 'as first reported',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createKey, KeyError, revokeKey } from '../auth/api-keys.js';
-import { redirectTo, scriptNonce, sendErrorPage, sendPage } from '../web/respond.js';
+import { redirectTo, scriptNonce, sendErrorPage, sendPage } from '../http/respond.js';
 import { type ConsoleDeps, pageSession, postedForm, queryText } from './console-deps.js';
 import { textField } from './form-body.js';
 import { KEY_LIFETIMES, keyCreatedPage, keysPage, revokeConfirmPage } from './keys-page.js';

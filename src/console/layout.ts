@@ -37,12 +37,6 @@ export function notice(kind: 'info' | 'error', text: string | Html): Html {
     : html`<div class="notice" role="status">${text}</div>`;
 }
 
-const NUMBER = new Intl.NumberFormat('en-US');
-
-export function formatNumber(n: number): string {
-  return NUMBER.format(n);
-}
-
 /** An ISO timestamp as `2025-01-31 14:05 UTC`; '—' for none. */
 export function formatTime(iso: string | null): string {
   if (iso === null) return '—';

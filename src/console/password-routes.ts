@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sendPage } from '../web/respond.js';
+import { sendPage } from '../http/respond.js';
 import { type ConsoleDeps, pageSession, postedForm } from './console-deps.js';
 import { passwordProblem } from './credentials.js';
 import { passwordPage } from './password-page.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { signingSecret } from '../db/migrate.js';
-import { installPageErrors } from '../web/respond.js';
+import { installPageErrors } from '../http/respond.js';
 import { ConsoleAuth } from './console-auth.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { Credentials } from './credentials.js';

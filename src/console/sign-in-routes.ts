@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { redirectTo, sendErrorPage, sendPage } from '../web/respond.js';
+import { redirectTo, sendErrorPage, sendPage } from '../http/respond.js';
 import { safeNext } from './console-auth.js';
 import { type ConsoleDeps, postedForm, queryText } from './console-deps.js';
 import { readCookie, serializeCookie } from './cookies.js';

@@ -1,5 +1,4 @@
-import { type Html, html } from '../web/html.js';
-import { formatNumber } from './layout.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 
 // Drawn 400 units wide so that its 13-unit text stays about 12 px on a 390 px screen.
 const WIDTH = 400;

@@ -1,13 +1,16 @@
-import { DATASETS, SUBSCRIPTIONS } from '../datasets/registry.js';
-import { type Html, html } from '../web/html.js';
+import type { Dataset } from '../datasets/dataset.js';
+import { datasetNamed, subscriptionsOf } from '../datasets/dataset-list.js';
+import { formatNumber, type Html, html } from '../web/html.js';
 import type { BoughtPeriod } from './bought-data.js';
 import type { KeyListing } from './keys-query.js';
-import { consolePage, formatNumber, formatTime } from './layout.js';
+import { consolePage, formatTime } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
 import { usageChart } from './usage-chart.js';
 import type { LedgerLine } from './usage-query.js';
 
 export interface UsageView {
+  /** The datasets the app serves: their ledger lines, subscriptions and prices. */
+  datasets: readonly Dataset[];
   balance: number;
   subscriptions: ReadonlySet<string>;
   keys: readonly KeyListing[];
@@ -30,11 +33,11 @@ const OTHER_ENDPOINTS: Record<string, string> = {
  * the three charges it was: the first access that bought it, a repeat of a bought one, or a
  * period without figures (the API answered 204, no data; nothing was bought).
  */
-export function describe(l: LedgerLine): string {
+export function describe(l: LedgerLine, datasets: readonly Dataset[]): string {
   if (l.kind === 'grant') return 'Credits added';
   // A history's or a batch's lines, one per company-period, name the dataset with a suffix.
   const [name, via] = (l.endpoint ?? '').split('/');
-  const dataset = DATASETS.find((d) => d.name === name);
+  const dataset = datasetNamed(datasets, name);
   if (dataset === undefined) {
     if (l.endpoint === null) return 'Call';
     const what = OTHER_ENDPOINTS[l.endpoint] ?? l.endpoint;
@@ -65,7 +68,7 @@ function ledgerTable(view: UsageView): Html {
   const rows = view.lines.map(
     (
       l,
-    ) => html`<tr><td data-label="When">${formatTime(l.at)}</td><td data-label="What">${describe(l)}</td><td data-label="Key">${keyName(l)}</td>
+    ) => html`<tr><td data-label="When">${formatTime(l.at)}</td><td data-label="What">${describe(l, view.datasets)}</td><td data-label="Key">${keyName(l)}</td>
 <td data-label="Credits" class="num">${l.amount > 0 ? `+${formatNumber(l.amount)}` : formatNumber(l.amount)}</td><td data-label="Balance after" class="num">${formatNumber(l.balanceAfter)}</td></tr>`,
   );
   const pager = [
@@ -96,9 +99,9 @@ function purchasesTable(list: readonly BoughtPeriod[]): Html {
 }
 
 /** The account's subscriptions, each with the datasets it opens. */
-function subscriptionList(held: ReadonlySet<string>): Html {
-  const items = SUBSCRIPTIONS.map((s) => {
-    const labels = DATASETS.filter((d) => d.subscription === s).map((d) => d.label);
+function subscriptionList(datasets: readonly Dataset[], held: ReadonlySet<string>): Html {
+  const items = subscriptionsOf(datasets).map((s) => {
+    const labels = datasets.filter((d) => d.subscription === s).map((d) => d.label);
     return html`<li><code>${s}</code> (${labels.join(', ')}): ${held.has(s) ? html`<strong>held</strong>` : 'not held'}</li>`;
   });
   return html`<ul class="plain" id="subscriptions">${items}</ul>`;
@@ -111,8 +114,8 @@ export function usagePage(session: ConsoleSession, view: UsageView): string {
       ? html`<option value="${k.keyId}" selected>${k.name} (…${k.displayPrefix}…)</option>`
       : html`<option value="${k.keyId}">${k.name} (…${k.displayPrefix}…)</option>`,
   );
-  const repeat = Math.min(...DATASETS.map((d) => d.prices.repeat));
-  const first = Math.max(...DATASETS.map((d) => d.prices.firstAccess));
+  const repeat = Math.min(...view.datasets.map((d) => d.prices.repeat));
+  const first = Math.max(...view.datasets.map((d) => d.prices.firstAccess));
   return consolePage(
     'Balance and usage',
     session,
@@ -121,7 +124,7 @@ export function usagePage(session: ConsoleSession, view: UsageView): string {
 <p class="balance">Balance: <strong id="balance">${formatNumber(view.balance)}</strong> credits</p>
 <h2>Subscriptions</h2>
 <p>A dataset is sold only to an account holding its subscription; your operator adds them.</p>
-${subscriptionList(view.subscriptions)}
+${subscriptionList(view.datasets, view.subscriptions)}
 <form method="get" action="/account/usage" class="inline filter">
 <label for="key-filter">Show calls made with</label>
 <select id="key-filter" name="key"><option value="">every key</option>${options}</select>

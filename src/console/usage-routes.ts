@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sendPage } from '../web/respond.js';
+import { sendPage } from '../http/respond.js';
 import { boughtData } from './bought-data.js';
 import { type ConsoleDeps, pageSession, queryText } from './console-deps.js';
 import { subscriptionsOf } from './explorer-query.js';
@@ -34,7 +34,17 @@ export function usageRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     return sendPage(
       reply,
       200,
-      usagePage(session, { balance, subscriptions, keys, keyId, page, ...ledger, days, purchases: bought }),
+      usagePage(session, {
+        datasets: ctx.datasets,
+        balance,
+        subscriptions,
+        keys,
+        keyId,
+        page,
+        ...ledger,
+        days,
+        purchases: bought,
+      }),
     );
   });
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIPTIONS } from '../../test/support/datasets.js';
 import { dialects } from '../../test/support/dialects.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { createAccount } from '../accounts/accounts.js';
@@ -37,11 +38,15 @@ describe.each(dialects())('all-or-nothing charges (%s)', (dialect) => {
         async (opening, calls) => {
           n += 1;
           const biller = new Biller(db);
-          const account = await createAccount(db.kysely, {
-            email: `all${n}-${Date.now()}@example.com`,
-            credits: opening,
-            now: new Date(),
-          });
+          const account = await createAccount(
+            db.kysely,
+            {
+              email: `all${n}-${Date.now()}@example.com`,
+              credits: opening,
+              now: new Date(),
+            },
+            SUBSCRIPTIONS,
+          );
           const id = account.account_id;
           let balance = opening;
           const bought = new Set<string>();

@@ -1,8 +1,8 @@
 import type { Db } from '../db/connect.js';
 import { fixedStatement, fixedTransaction } from '../db/fixed-transaction.js';
-import type { ChargeRequest, ChargeResult } from './charge.js';
 import { type BatchOutcome, chargeBatch } from './charge-batch.js';
 import { chargeParams } from './charge-function.js';
+import type { ChargeRequest, ChargeResult } from './charge-request.js';
 
 /** The call of `charge_all`, migration 006-charge-all: `charge_batch`'s arguments, undone unless every call was charged. */
 const CALL =

@@ -1,5 +1,5 @@
 import type { FixedStep, FixedWork, Rows } from '../db/fixed-transaction.js';
-import type { ChargeRequest } from './charge.js';
+import type { ChargeRequest } from './charge-request.js';
 
 /** The billed path's statements, in portable SQL (run as fixed statements: see fixed-transaction.ts). */
 const SQL = {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SUBSCRIPTIONS } from '../../test/support/datasets.js';
 import { dialects } from '../../test/support/dialects.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { createAccount } from '../accounts/accounts.js';
@@ -161,11 +162,15 @@ describe.each(dialects())('charging from several instances at once (%s)', (diale
           const billers = dbs.map((db) => new Biller(db));
           const accounts: string[] = [];
           for (const [i, credits] of openings.entries()) {
-            const a = await createAccount(db0.kysely, {
-              email: `cc${run}-${i}-${Date.now()}@example.com`,
-              credits,
-              now: new Date(),
-            });
+            const a = await createAccount(
+              db0.kysely,
+              {
+                email: `cc${run}-${i}-${Date.now()}@example.com`,
+                credits,
+                now: new Date(),
+              },
+              SUBSCRIPTIONS,
+            );
             accounts.push(a.account_id);
           }
           const outcomes: Outcome[] = [];
@@ -222,8 +227,8 @@ describe.each(dialects().filter((d) => d === 'postgres'))('a batch whose connect
   it('leaves nothing of the batch, and its calls are charged once each, alone', async () => {
     const k = db.kysely;
     const now = new Date();
-    const rich = (await createAccount(k, { email: 'kill-rich@example.com', credits: 100, now })).account_id;
-    const poor = (await createAccount(k, { email: 'kill-poor@example.com', credits: 26, now })).account_id;
+    const rich = (await createAccount(k, { email: 'kill-rich@example.com', credits: 100, now }, SUBSCRIPTIONS)).account_id;
+    const poor = (await createAccount(k, { email: 'kill-poor@example.com', credits: 26, now }, SUBSCRIPTIONS)).account_id;
     const admin = new pg.Client({ connectionString: process.env.CORPDATA_TEST_PG_URL ?? inject('pgUrl') });
     const holder = new pg.Client({ connectionString: database.url });
     await admin.connect();
@@ -356,8 +361,8 @@ describe.each(dialects().filter((d) => d === 'postgres'))('a batch whose answer 
       if (db.dialect !== 'postgres') throw new Error('expected PostgreSQL');
       const k = direct.kysely;
       const now = new Date();
-      const a = (await createAccount(k, { email: 'lost-a@example.com', credits: 30, now })).account_id;
-      const b = (await createAccount(k, { email: 'lost-b@example.com', credits: 10, now })).account_id;
+      const a = (await createAccount(k, { email: 'lost-a@example.com', credits: 30, now }, SUBSCRIPTIONS)).account_id;
+      const b = (await createAccount(k, { email: 'lost-b@example.com', credits: 10, now }, SUBSCRIPTIONS)).account_id;
       const charge = chargeFunction(db);
       const at = now.toISOString();
       const call = (accountId: string, requestId: string, company?: string): ChargeRequest => ({

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect.js';
 import { fixedStatement, type Rows } from '../db/fixed-transaction.js';
-import type { ChargeRequest } from './charge.js';
 import { type BatchOutcome, batchPlan } from './charge-batch.js';
+import type { ChargeRequest } from './charge-request.js';
 
 /**
  * The call of `charge_batch`, the server-side function of migrations 005-charge-function and 009-ledger-detail: the

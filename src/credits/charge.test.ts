@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIPTIONS } from '../../test/support/datasets.js';
 import { dialects } from '../../test/support/dialects.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { createAccount } from '../accounts/accounts.js';
@@ -47,7 +48,11 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
           n += 1;
           const k = db.kysely;
           const biller = new Biller(db);
-          const account = await createAccount(k, { email: `p${n}-${Date.now()}@example.com`, credits: opening, now: new Date() });
+          const account = await createAccount(
+            k,
+            { email: `p${n}-${Date.now()}@example.com`, credits: opening, now: new Date() },
+            SUBSCRIPTIONS,
+          );
           const id = account.account_id;
           let expected = opening;
           const bought = new Set<string>();

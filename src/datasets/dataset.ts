@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { DatasetBundle } from './dataset-bundle.js';
+import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
 import type { CompanyData } from './period-data.js';
 
 /** What a dataset's calls cost (credits); errors are free whatever the dataset. */
@@ -82,6 +82,11 @@ export interface Dataset<R = unknown> {
   mock(identifier: string, requestedPeriod: number, publicUrl: string): R[];
   /** Finds one of this dataset's data points by its trace id (undefined: not one of ours). */
   trace?(db: Kysely<Database>, id: string): Promise<TracePoint | undefined>;
+  /**
+   * The table holding the dataset's points (with `company_id`, `document_id`, `reporting_period`),
+   * counted on the home page; none for a dataset derived from others (intensity).
+   */
+  readonly pointsTable?: string;
   /** The dataset's own bundle file, when it has one beside the core files. */
   readonly bundle?: DatasetBundle;
 }

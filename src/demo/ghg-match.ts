@@ -1,4 +1,8 @@
-import { nameKey, words } from '../catalog/search/normalize-name.js';
+import { matchKey } from '../catalog/search/match-key.js';
+
+/** Kept where the demo's matching has always found it; the quality checks read it from the catalog. */
+export { matchKey };
+
 import type { DemoCompany } from './companies.js';
 
 /** A source's company as the source names it. */
@@ -10,18 +14,6 @@ export interface GhgCompanyRef {
 }
 
 export type MatchResult = { ok: true; company: DemoCompany; by: 'ISIN' | 'LEI' | 'name' } | { ok: false; reason: string };
-
-/**
- * A name without case, accents, punctuation, `&`/`and` and its trailing legal form. Stricter than
- * search, which reads "Coca-Cola Company (The)" as "coca cola": a source's bare "Coca-Cola" may be
- * a bottler (one cites Coca-Cola Europacific Partners' report), so a trailing "(The)" keeps the
- * name whole and such a name matches only itself.
- */
-export function matchKey(name: string): string {
-  const all = words(name).filter((w) => w !== 'and');
-  if (all.at(-1) === 'the') return all.join(' ');
-  return nameKey(all.join(' ')).join(' ');
-}
 
 /**
  * Finds the one catalog company a source's company is: by ISIN, then LEI, then by normalized name

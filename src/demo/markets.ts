@@ -1,16 +1,7 @@
 import { isMicCode } from '../catalog/mic-codes.js';
 import type { SourceRow } from './csv.js';
 
-/**
- * The SEC labels a listing only by exchange family: one documented MIC per label. The SEC's
- * "Nasdaq" does not say which tier, so every Nasdaq listing is placed on the Global Select Market.
- */
-export const SEC_EXCHANGE_MIC: Readonly<Record<string, string>> = {
-  NYSE: 'XNYS',
-  Nasdaq: 'XNGS',
-  CBOE: 'BATS',
-  OTC: 'OTCM',
-};
+export { SEC_EXCHANGE_MIC } from '../catalog/sec-exchanges.js';
 
 /**
  * FinanceDatabase names some exchanges by their operating MIC, which the API's list does not

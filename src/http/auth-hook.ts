@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { AuthResult } from '../auth/verify-key.js';
-import { badRequest, unauthorized } from './errors.js';
+import { badRequest, unauthorized } from '../errors/api-error.js';
 import type { QueryCheck } from './query-guard.js';
 
 export type Caller = Extract<AuthResult, { ok: true }>;

@@ -2,9 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { ChargeRequest } from '../credits/charge.js';
 import { isoTimestamp } from '../credits/iso-timestamp.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Caller } from './auth-hook.js';
 import type { Bill } from './bill.js';
-import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
+import { CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
 
 /**
  * Charges a call made of several billed parts (a history's periods, a batch's jobs) all or

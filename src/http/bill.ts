@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { ChargeRequest } from '../credits/charge.js';
 import { isoTimestamp } from '../credits/iso-timestamp.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Caller } from './auth-hook.js';
-import { ApiError, CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
+import { CREDIT_BALANCE_HEADER, CREDIT_COST_HEADER } from './errors.js';
 
 /** What a route says about the call it bills; the rest comes from the request and its caller. */
 export type Bill = Pick<ChargeRequest, 'endpoint' | 'price' | 'purchase' | 'subject' | 'detail'>;

@@ -1,5 +1,5 @@
 import type { Catalog, Company } from '../catalog/catalog.js';
-import { ApiError, badRequest } from './errors.js';
+import { ApiError, badRequest } from '../errors/api-error.js';
 import type { ProblemExtensions } from './problem.js';
 
 /** The identifier parameters every dataset endpoint and its periods endpoint take (§1.1). */

@@ -3,8 +3,8 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { badRequest } from '../errors/api-error.js';
 import { authHook } from './auth-hook.js';
-import { badRequest } from './errors.js';
 import { queryGuard } from './query-guard.js';
 
 /** The most jobs one POST carries (OpenFIGI's batch size). */

@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { methodNotAllowed } from './errors.js';
+import { methodNotAllowed } from '../errors/api-error.js';
 
 /**
  * Route options of every API operation. Fastify would answer HEAD for each GET route by running

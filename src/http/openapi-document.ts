@@ -1,4 +1,4 @@
-import { DATASETS } from '../datasets/registry.js';
+import type { Dataset } from '../datasets/dataset.js';
 import { NOT_FOUND_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, responseExamples } from './openapi-examples.js';
 import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
 
@@ -24,15 +24,17 @@ interface Header {
  * Schemas that get a name in `components.schemas`, found by the `title` the route schemas give
  * them: the fixed ones, and every dataset's record and provenance.
  */
-const NAMED = new Set([
-  'Problem',
-  'CompanyRecord',
-  'Account',
-  'AvailablePeriods',
-  ...DATASETS.flatMap((d) => [d.recordSchema.title, d.provenanceSchema?.title]).flatMap((t) =>
-    t === undefined ? [] : [String(t)],
-  ),
-]);
+function namedSchemas(datasets: readonly Dataset[]): ReadonlySet<string> {
+  return new Set([
+    'Problem',
+    'CompanyRecord',
+    'Account',
+    'AvailablePeriods',
+    ...datasets
+      .flatMap((d) => [d.recordSchema.title, d.provenanceSchema?.title])
+      .flatMap((t) => (t === undefined ? [] : [String(t)])),
+  ]);
+}
 
 const REQUEST_ID: Header = {
   description: 'Unique id of this request, also in the server log (and in the body of a 500).',
@@ -78,6 +80,10 @@ const WWW_AUTHENTICATE: Header = {
   example: 'Bearer',
 };
 
+/** The 400 every dataset operation's identifiers can meet: a parameter each of them takes. */
+const BAD_ISIN = "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.";
+
+/** Plain-text error examples, by `{operationId} {status}` or by status alone. */
 const TEXT_EXAMPLES: Record<string, string> = {
   '400':
     "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
@@ -89,18 +95,6 @@ const TEXT_EXAMPLES: Record<string, string> = {
   'listCompanies 400': "Unknown parameter 'page'.",
   'searchCompanies 400': "Invalid parameter 'query': text of 1 to 100 characters.",
   'getProvenance 400': "Invalid parameter 'id'.",
-  // Every dataset's periods endpoint takes no reporting_period: its 400 example says so.
-  ...Object.fromEntries(DATASETS.map((d) => [`${d.route.periodsOperationId} 400`, "Unknown parameter 'reporting_period'."])),
-  // A history's range, a batch's jobs: each operation's 400 names what it takes.
-  ...Object.fromEntries(
-    DATASETS.map((d) => [`${d.route.operationId}History 400`, "Invalid parameter 'from': it must not be after to."]),
-  ),
-  ...Object.fromEntries(
-    DATASETS.map((d) => [
-      `${d.route.operationId}Batch 400`,
-      "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
-    ]),
-  ),
   'resolveCompanies 400':
     "Missing identifier in 'jobs[1]': give one of company_id, isin, lei, cik, ticker or name (mic_code alone is not enough).",
   '413': 'Request body too large.',
@@ -109,19 +103,36 @@ const TEXT_EXAMPLES: Record<string, string> = {
   '500': 'Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)',
 };
 
+/**
+ * The examples of the datasets' own operations: a periods list takes no reporting_period, so its
+ * 400 speaks of an identifier; a history's range, a batch's jobs: each names what it takes.
+ */
+function datasetTextExamples(datasets: readonly Dataset[]): Record<string, string> {
+  return Object.fromEntries(
+    datasets.flatMap((d) => [
+      [`${d.route.periodsOperationId} 400`, BAD_ISIN],
+      [`${d.route.operationId}History 400`, "Invalid parameter 'from': it must not be after to."],
+      [
+        `${d.route.operationId}Batch 400`,
+        "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+      ],
+    ]),
+  );
+}
+
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** Replaces every named schema by a `$ref`, collecting it (once) into `schemas`. */
-function hoist(node: unknown, schemas: Json): unknown {
-  if (Array.isArray(node)) return node.map((n) => hoist(n, schemas));
+function hoist(node: unknown, schemas: Json, named: ReadonlySet<string>): unknown {
+  if (Array.isArray(node)) return node.map((n) => hoist(n, schemas, named));
   if (node === null || typeof node !== 'object') return node;
   const object = node as Json;
   const out: Json = {};
-  for (const [key, value] of Object.entries(object)) out[key] = hoist(value, schemas);
+  for (const [key, value] of Object.entries(object)) out[key] = hoist(value, schemas, named);
   const title = object.title;
-  if (typeof title === 'string' && NAMED.has(title)) {
+  if (typeof title === 'string' && named.has(title)) {
     schemas[title] = out;
     return { $ref: `#/components/schemas/${title}` };
   }
@@ -129,7 +140,14 @@ function hoist(node: unknown, schemas: Json): unknown {
 }
 
 /** Marks the declared headers required (each route declares only what it always sends) and adds the common ones. */
-function finishResponse(operationId: string, status: string, response: Json, example: unknown, rateLimited: boolean): Json {
+function finishResponse(
+  operationId: string,
+  status: string,
+  response: Json,
+  example: unknown,
+  rateLimited: boolean,
+  texts: Readonly<Record<string, string>>,
+): Json {
   const headers: Record<string, Header> = {};
   for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Header>)) {
     headers[name] = { ...header, required: true };
@@ -140,7 +158,7 @@ function finishResponse(operationId: string, status: string, response: Json, exa
   if (status === '429') headers['Retry-After'] = RETRY_AFTER;
   for (const [name, header] of Object.entries(RATE_LIMIT_HEADERS)) headers[name] = { ...header, required: rateLimited };
   let content = response.content as Record<string, Json> | undefined;
-  const text = TEXT_EXAMPLES[`${operationId} ${status}`] ?? TEXT_EXAMPLES[status];
+  const text = texts[`${operationId} ${status}`] ?? texts[status];
   if (content !== undefined) {
     for (const [type, media] of Object.entries(content)) {
       const value = type === 'application/json' ? example : text;
@@ -162,7 +180,7 @@ function finishResponse(operationId: string, status: string, response: Json, exa
 function problemExample(status: number, text: string | undefined): Json {
   const extensions =
     status === 400
-      ? { param: 'reporting_period' }
+      ? { param: /(?:parameter|field) '([^']+)'/.exec(text ?? '')?.[1] ?? 'reporting_period' }
       : status === 403
         ? { required_subscription: 'revenues' }
         : status === 404 && text === TEXT_EXAMPLES['404']
@@ -182,7 +200,14 @@ const TOO_MANY = {
  * and whose `servers` entry is `serverUrl`; with `rateLimited` the rate-limit headers, then sent
  * on every answer, are marked required.
  */
-export function finishDocument(generated: object, publicUrl: string, serverUrl: string, rateLimited: boolean): object {
+export function finishDocument(
+  generated: object,
+  datasets: readonly Dataset[],
+  publicUrl: string,
+  serverUrl: string,
+  rateLimited: boolean,
+): object {
+  const texts = { ...TEXT_EXAMPLES, ...datasetTextExamples(datasets) };
   const doc = clone(generated) as Json & {
     info: Json;
     paths: Record<string, Record<string, Json>>;
@@ -200,7 +225,7 @@ export function finishDocument(generated: object, publicUrl: string, serverUrl: 
       const responses: Record<string, Json> = { ...(operation.responses as Record<string, Json>), '429': clone(TOO_MANY) };
       const operationId = String(operation.operationId);
       for (const [status, response] of Object.entries(responses)) {
-        responses[status] = finishResponse(operationId, status, response, examples[operationId], rateLimited);
+        responses[status] = finishResponse(operationId, status, response, examples[operationId], rateLimited, texts);
       }
       operation.responses = responses;
       const body = (operation.requestBody as { content?: Record<string, Json> } | undefined)?.content?.['application/json'];
@@ -212,7 +237,7 @@ export function finishDocument(generated: object, publicUrl: string, serverUrl: 
     }
   }
   const schemas: Json = {};
-  doc.paths = hoist(doc.paths, schemas) as typeof doc.paths;
+  doc.paths = hoist(doc.paths, schemas, namedSchemas(datasets)) as typeof doc.paths;
   doc.components = { ...(doc.components ?? {}), schemas };
   doc.info.description =
     `${String(doc.info.description ?? '')} Only GET reaches the API, except the batch and resolve operations, which take POST ` +

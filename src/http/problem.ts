@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import type { RefusalExtensions } from '../errors/api-error.js';
 import { quality } from './accept.js';
 
 /**
@@ -43,8 +44,8 @@ export const ProblemSchema = Type.Object(
 );
 export type Problem = Static<typeof ProblemSchema>;
 
-/** What an error may add to its problem details beyond the standard members. */
-export type ProblemExtensions = Partial<Pick<Problem, 'param' | 'required_subscription' | 'available_periods' | 'did_you_mean'>>;
+/** What an error may add to its problem details beyond the standard members (the vocabulary's own). */
+export type ProblemExtensions = RefusalExtensions;
 
 export const PROBLEM_TYPE = 'application/problem+json';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { badRequest, safeName } from './errors.js';
+import { badRequest, safeName } from '../errors/api-error.js';
 
 interface QueryProperty {
   type?: string;

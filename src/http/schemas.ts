@@ -1,6 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MIC_CODES } from '../catalog/mic-codes.js';
-import { CURRENCIES } from '../revenues/currencies.js';
 
 /** Schemas shared by the routes; the OpenAPI document is generated from these same objects. */
 export const PlainText = Type.String({ description: 'Plain-text explanation.' });
@@ -43,24 +42,6 @@ export const CompanyRecordSchema = Type.Object(
     country: Type.Union([Type.String(), Type.Null()], { description: 'Country name; null when unknown.' }),
   },
   { additionalProperties: false, title: 'CompanyRecord' },
-);
-
-export const RevenueRecordSchema = Type.Object(
-  {
-    year_of_disclosure: Type.Integer({ description: 'Year the source document was published.' }),
-    reporting_period: Type.Integer(),
-    metric: Type.Literal('Total Revenue'),
-    value: Type.Integer({ description: 'Total revenue in USD.' }),
-    ccy: Type.Literal('USD'),
-    original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'Revenue as reported, in original_ccy.' }),
-    original_ccy: Type.Optional(
-      Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES], description: 'ISO 4217 code as reported.' })),
-    ),
-    company_id: Type.String({ format: 'uuid' }),
-    document_id: Type.String({ format: 'uuid' }),
-    traceability_source_url: Type.String({ format: 'uri' }),
-  },
-  { additionalProperties: false, title: 'RevenueRecord' },
 );
 
 /** A plain-text error response, optionally with credit headers. */

@@ -2,10 +2,10 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import type { Config } from '../config.js';
-import { DATASETS } from '../datasets/registry.js';
+import type { Dataset } from '../datasets/dataset.js';
 
 /** Registers OpenAPI generation; must run before the routes are added. */
-export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, config: Config, datasets: readonly Dataset[]): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -25,7 +25,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
       tags: [
-        ...new Map(DATASETS.map((d) => [d.route.tag, { name: d.route.tag, description: d.route.tagDescription }])).values(),
+        ...new Map(datasets.map((d) => [d.route.tag, { name: d.route.tag, description: d.route.tagDescription }])).values(),
         { name: 'companies', description: 'Company identification' },
         { name: 'account', description: 'The calling key’s account' },
       ],

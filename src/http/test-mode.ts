@@ -1,6 +1,6 @@
 import type { DatasetPrices } from '../datasets/dataset.js';
+import { ApiError } from '../errors/api-error.js';
 import { subscriptionRequired } from './company-lookup.js';
-import { ApiError } from './errors.js';
 
 /**
  * Tickers that make the test token answer as a live key would in each case it can meet, so a

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { AppContext } from '../app-context.js';
 import type { AuthResult } from '../auth/verify-key.js';
 import type { RateLimit } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors/api-error.js';
 import { addressKey } from './address-key.js';
 import { TokenBuckets } from './token-buckets.js';
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompanyRecord } from '../catalog/catalog.js';
 import { UUID_TEXT } from '../catalog/identifiers.js';
-import type { RevenueRecord } from '../revenues/revenue-data.js';
 
 /**
  * Deterministic mock data for the test token (DESIGN §1.11): the same request always gets the
@@ -27,13 +26,6 @@ const UUID = new RegExp(`^${UUID_TEXT}$`);
 export function mockCompanyId(identifier: string): string {
   return UUID.test(identifier) ? identifier.toLowerCase() : uuidFrom(`company:${identifier.toUpperCase()}`);
 }
-const MOCK_CURRENCIES = [
-  { ccy: 'USD', usdPerUnit: 1 },
-  { ccy: 'EUR', usdPerUnit: 1.08 },
-  { ccy: 'GBP', usdPerUnit: 1.27 },
-  { ccy: 'JPY', usdPerUnit: 0.0066 },
-] as const;
-
 function titleCase(text: string): string {
   const clean = text.replace(/[^A-Za-z0-9 ]/g, ' ').trim();
   const word = clean === '' ? 'Sample' : clean.slice(0, 20);
@@ -49,35 +41,6 @@ export function mockCompany(seed: string, label: string): CompanyRecord {
     mic_code: 'XNYS',
     country: 'United States',
   };
-}
-
-/** Mock revenue records for an identifier and a requested period (offsets count back from 2025). */
-export function mockRevenues(identifier: string, requestedPeriod: number, publicUrl: string): RevenueRecord[] {
-  const period = requestedPeriod < 0 ? MOCK_YEAR + 1 + requestedPeriod : requestedPeriod;
-  const seed = `${identifier.toUpperCase()}|${period}`;
-  const d = digest(`revenue:${seed}`);
-  const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
-  const usd = ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
-  const companyId = mockCompanyId(identifier);
-  const record = (disclosed: number, value: number, document: string): RevenueRecord => ({
-    year_of_disclosure: disclosed,
-    reporting_period: period,
-    metric: 'Total Revenue',
-    value,
-    ccy: 'USD',
-    original_value: currency.ccy === 'USD' ? value : Math.round(value / currency.usdPerUnit),
-    original_ccy: currency.ccy,
-    company_id: companyId,
-    document_id: uuidFrom(`${document}:${seed}`),
-    traceability_source_url: mockTraceUrl(publicUrl, `${document}-point:${seed}`),
-  });
-  // About one company-period in three was restated a year later, as real filings are: the figure as
-  // first reported, then the restatement, as a live answer lists them.
-  if (period < MOCK_YEAR && (d[9] ?? 0) % 3 === 0) {
-    const first = usd - ((d[10] ?? 0) % 50) * 1_000_000 - 1_000_000;
-    return [record(period + 1, first, 'document'), record(period + 2, usd, 'restatement')];
-  }
-  return [record(period + 1, usd, 'document')];
 }
 
 /**

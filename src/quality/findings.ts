@@ -1,4 +1,4 @@
-import { matchKey } from '../demo/ghg-match.js';
+import { matchKey } from '../catalog/search/match-key.js';
 
 /** The checks of `bin/corpdata check-data` (DESIGN §6), by the name a finding carries. */
 export type CheckName =

@@ -7,6 +7,8 @@ import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../auth/api-keys.js';
 import { startThrowawayPostgres } from '../bench/throwaway-postgres.js';
 import type { DatabaseConfig } from '../config.js';
+import { bundlesOf, subscriptionsOf } from '../datasets/dataset-list.js';
+import { DATASETS } from '../datasets/registry.js';
 import { connect, type Db, type Dialect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import type { Subscription } from '../db/schema.js';
@@ -65,7 +67,7 @@ export async function scratchDatabase(dialect: Dialect, bundle: string = FIXTURE
   }
   const db = connect(config, { poolSize: 4, statementTimeoutMs: 0 });
   await migrate(db);
-  await importBundle(db.kysely, bundle);
+  await importBundle(db.kysely, bundle, bundlesOf(DATASETS));
   let counter = 0;
   return {
     url,
@@ -74,12 +76,16 @@ export async function scratchDatabase(dialect: Dialect, bundle: string = FIXTURE
     adminUrl,
     account: async (credits, subscription = 'revenues') => {
       counter += 1;
-      const a = await createAccount(db.kysely, {
-        email: `tool${counter}@example.com`,
-        credits,
-        subscriptions: subscription === 'none' ? [] : undefined,
-        now: new Date(),
-      });
+      const a = await createAccount(
+        db.kysely,
+        {
+          email: `tool${counter}@example.com`,
+          credits,
+          subscriptions: subscription === 'none' ? [] : undefined,
+          now: new Date(),
+        },
+        subscriptionsOf(DATASETS),
+      );
       const k = await createKey(db.kysely, { accountId: a.account_id, name: 'tool', secret: TOOL_SECRET, now: new Date() });
       return { accountId: a.account_id, key: k.api_key };
     },

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_FILES, type BundleFile } from '../ingest/bundle/bundle-files.js';
 import { CsvWriter } from '../ingest/bundle/write-csv.js';
-import { rateCurrency } from '../revenues/normalize.js';
+import { rateCurrency } from '../money/normalize.js';
 import { letters, mix32, random, serial, syntheticUuid, withIsinCheckDigit, withLeiCheckDigits } from './synthetic-ids.js';
 import {
   ADR_MIC,

@@ -1,4 +1,4 @@
-import type { Currency } from '../revenues/currencies.js';
+import type { Currency } from '../money/currencies.js';
 
 /**
  * Where a synthetic company is at home: the currency it reports in, its country, the market of its

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { ConsoleAuth } from '../console/console-auth.js';
+import { accessOf, findTracePoint, loadProvenance } from '../datasets/trace-lookup.js';
+import { unauthorized } from '../errors/api-error.js';
 import { TEST_MODE_HEADER } from '../http/auth-hook.js';
-import { sendError, unauthorized } from '../http/errors.js';
-import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../web/respond.js';
+import { sendError } from '../http/errors.js';
+import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../http/respond.js';
 import { isMockTraceId, mockProvenance, mockTracePage } from './mock-trace.js';
-import { accessOf, findTracePoint, loadProvenance } from './trace-lookup.js';
 
 /**
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source
@@ -36,12 +37,12 @@ export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
           }
           if (caller.mode === 'account') accountId = caller.accountId;
         }
-        const provenance = await loadProvenance(db, request.params.id, accountId, ctx.config.publicUrl);
+        const provenance = await loadProvenance(ctx.datasets, db, request.params.id, accountId, ctx.config.publicUrl);
         if (provenance === undefined) return sendError(request, reply, 404, 'No data point has this id.');
         return reply.send(provenance);
       }
       reply.header('vary', 'accept');
-      const found = await findTracePoint(db, request.params.id);
+      const found = await findTracePoint(ctx.datasets, db, request.params.id);
       if (found === undefined) {
         return sendErrorPage(
           reply,

@@ -90,3 +90,10 @@ export function page(title: string, body: Html): string {
 <main id="main">${body}</main>
 <footer class="muted">corpdata · Corporate Data API v1 (Beta)</footer></body></html>`.value;
 }
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** A whole number as pages print it (`1,234,567`): the console's and the trace pages' alike. */
+export function formatNumber(n: number): string {
+  return NUMBER.format(n);
+}

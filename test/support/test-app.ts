@@ -8,10 +8,13 @@ import { createKey } from '../../src/auth/api-keys.js';
 import { openDatabase } from '../../src/cli/open-database.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { ledgerSum } from '../../src/credits/ledger.js';
+import type { Dataset } from '../../src/datasets/dataset.js';
+import { bundlesOf, subscriptionsOf } from '../../src/datasets/dataset-list.js';
 import type { Db, Dialect } from '../../src/db/connect.js';
 import type { Subscription } from '../../src/db/schema.js';
 import { importBundle } from '../../src/ingest/bundle/import-bundle.js';
 import { apiGet, apiPost, type Response } from './api-client.js';
+import { DATASETS } from './datasets.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const FIXTURE_BUNDLE = fileURLToPath(new URL('../fixtures/bundle', import.meta.url));
@@ -91,17 +94,31 @@ export interface StartOptions {
   clock?: () => Date;
   /** Where the app logs (silent by default). */
   logTo?: Writable;
+  /** The datasets the app serves (and its bundles hold): every registered one by default. */
+  datasets?: readonly Dataset[];
+  /** Runs on the migrated database before any bundle is imported (a test dataset's own table). */
+  prepare?: (db: Db) => Promise<void>;
 }
 
 /** A running app on a fresh database of `dialect`, loaded with the fixture bundle unless told otherwise. */
 export async function startApp(dialect: Dialect, options: StartOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const config = testConfig(database, options.env);
-  const { db } = await openDatabase(config);
+  const datasets = options.datasets ?? DATASETS;
+  const bundles = bundlesOf(datasets);
+  const subscriptions = subscriptionsOf(datasets);
+  const { db } = await openDatabase(config, bundles);
+  await options.prepare?.(db);
   const bundle = options.bundle === undefined ? FIXTURE_BUNDLE : options.bundle;
-  if (bundle !== null) await importBundle(db.kysely, bundle);
-  for (const next of options.more ?? []) await importBundle(db.kysely, next);
-  const app = await buildApp({ config, db, logTo: options.logTo ?? false, ...(options.clock ? { clock: options.clock } : {}) });
+  if (bundle !== null) await importBundle(db.kysely, bundle, bundles);
+  for (const next of options.more ?? []) await importBundle(db.kysely, next, bundles);
+  const app = await buildApp({
+    config,
+    db,
+    datasets,
+    logTo: options.logTo ?? false,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
@@ -112,17 +129,21 @@ export async function startApp(dialect: Dialect, options: StartOptions = {}): Pr
   const account = async (o: AccountOptions = {}): Promise<TestAccount> => {
     counter += 1;
     const email = `user${counter}-${Date.now()}@example.com`;
-    const a = await createAccount(db.kysely, {
-      email,
-      credits: o.credits ?? 1000,
-      ...(o.subscriptions !== undefined
-        ? { subscriptions: o.subscriptions }
-        : o.subscription !== undefined
-          ? { subscriptions: o.subscription === 'none' ? [] : ['revenues'] }
-          : {}),
-      ...(o.password === undefined ? {} : { password: o.password }),
-      now: new Date(),
-    });
+    const a = await createAccount(
+      db.kysely,
+      {
+        email,
+        credits: o.credits ?? 1000,
+        ...(o.subscriptions !== undefined
+          ? { subscriptions: o.subscriptions }
+          : o.subscription !== undefined
+            ? { subscriptions: o.subscription === 'none' ? [] : ['revenues'] }
+            : {}),
+        ...(o.password === undefined ? {} : { password: o.password }),
+        now: new Date(),
+      },
+      subscriptions,
+    );
     const k = await createKey(db.kysely, { accountId: a.account_id, name: 'test', secret: TEST_SECRET, now: new Date() });
     return { accountId: a.account_id, email, key: k.api_key, keyId: k.key_id };
   };

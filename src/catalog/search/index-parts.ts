@@ -1,7 +1,7 @@
 import { withoutLegalForm, words } from './normalize-name.js';
 import { PostingsBuilder, type PostingsTable } from './postings.js';
 import { MAX_PROMINENCE } from './prominence.js';
-import type { SearchEntry } from './search-index.js';
+import type { SearchEntry } from './search-entry.js';
 import { ShortPrefixes } from './short-prefixes.js';
 import { tieOrder } from './tie-order.js';
 import { Vocabulary } from './vocabulary.js';

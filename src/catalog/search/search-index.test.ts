@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { random } from '../../tools/synthetic-ids.js';
+import { syntheticEntries } from '../../tools/synthetic-names.js';
 import { editDistance } from './edit-distance.js';
 import { nameKey } from './normalize-name.js';
 import { ReferenceScan } from './reference-scan.js';
 import { SearchIndex } from './search-index.js';
-import { syntheticEntries } from './synthetic-names.js';
 
 const index = new SearchIndex([
   { companyId: 'apple', name: 'Apple Inc.', tickers: ['AAPL'] },

@@ -4,25 +4,12 @@ import { nameKey } from './normalize-name.js';
 import { drain, lowerBound, type PostingsTable, range } from './postings.js';
 import { MAX_PROMINENCE } from './prominence.js';
 import { respacings } from './respace.js';
+import type { SearchEntry } from './search-entry.js';
 import type { ShortPrefixes } from './short-prefixes.js';
 import { keepsAnEnd, typoBudget } from './typos.js';
 import type { Vocabulary } from './vocabulary.js';
 
-/** What the search ranks: one company with its name, every ticker it trades under, and its identifiers. */
-export interface SearchEntry {
-  readonly companyId: string;
-  readonly name: string;
-  readonly tickers: readonly string[];
-  readonly isins?: readonly string[];
-  readonly lei?: string | null;
-  /** SEC Central Index Key, digits with or without leading zeros. */
-  readonly cik?: string | null;
-  /**
-   * 0 to {@link MAX_PROMINENCE} ({@link prominence} of `prominence.ts`): among companies that match
-   * a query equally well, the more prominent comes first. 0 when not given.
-   */
-  readonly prominence?: number;
-}
+export type { SearchEntry };
 
 /**
  * Match tiers, best first: an exact identifier (ISIN, LEI, CIK), exact ticker, exact name, every

@@ -1,45 +1,36 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Checked } from '../../ingest/bundle/validate-row.js';
+import type { DatasetBundle } from '../../ingest/bundle/dataset-bundle.js';
+import { type Checked, Messages, uuid, year } from '../../ingest/bundle/field-checks.js';
 import type { ImportIssue } from '../../ingest/core/issues.js';
-import type { DatasetBundle } from '../dataset-bundle.js';
+import { stableId } from '../../ingest/core/stable-id.js';
 import { GHG_SCOPES } from './ghg-record.js';
 import { toTonnes } from './units.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const YEAR_RE = /^[0-9]{4}$/;
 const FILE = 'ghg_emissions.csv';
 
 /** An emission point's id: stable across imports and exports, one per document, period and scope. */
 export function ghgPointId(documentId: string, period: number, scope: string): string {
-  const h = createHash('sha256').update(`ghg-point:${documentId}:${period}:${scope}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return stableId(`ghg-point:${documentId}:${period}:${scope}`);
 }
 
 function stageRow(v: Readonly<Record<string, string>>): Checked<unknown[]> {
-  const messages: string[] = [];
-  const companyId = v.company_id ?? '';
-  const documentId = v.document_id ?? '';
+  const m = new Messages();
+  const companyId = uuid(m, 'company_id', v.company_id ?? '');
+  const documentId = uuid(m, 'document_id', v.document_id ?? '');
+  const period = year(m, 'reporting_period', v.reporting_period ?? '');
   const scope = v.scope ?? '';
   const unit = v.unit ?? '';
-  if (!UUID_RE.test(companyId)) messages.push(`company_id "${companyId}" is not a lower-case UUID`);
-  if (!UUID_RE.test(documentId)) messages.push(`document_id "${documentId}" is not a lower-case UUID`);
-  const period = Number(v.reporting_period);
-  if (!YEAR_RE.test(v.reporting_period ?? '') || period < 1990 || period > 2100) {
-    messages.push(`reporting_period "${v.reporting_period ?? ''}" is not a year from 1990 to 2100`);
-  }
-  if (!(GHG_SCOPES as readonly string[]).includes(scope))
-    messages.push(`scope "${scope}" is not one of ${GHG_SCOPES.join(', ')}`);
+  if (!(GHG_SCOPES as readonly string[]).includes(scope)) m.add(`scope "${scope}" is not one of ${GHG_SCOPES.join(', ')}`);
   let tonnes = 0;
   try {
     tonnes = toTonnes(v.value ?? '', unit);
   } catch (error) {
-    messages.push((error as Error).message);
+    m.add((error as Error).message);
   }
   const page = (v.page ?? '').trim();
-  if (page.length > 100) messages.push('page is longer than 100 characters');
-  if (messages.length > 0) return { ok: false, messages };
+  if (page.length > 100) m.add('page is longer than 100 characters');
+  if (m.list.length > 0) return { ok: false, messages: m.list };
   return {
     ok: true,
     row: [

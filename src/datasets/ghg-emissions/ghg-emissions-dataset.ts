@@ -1,15 +1,11 @@
 import type { Dataset } from '../dataset.js';
 import { ghgBundle } from './ghg-bundle.js';
+import { GHG_PRICES } from './ghg-prices.js';
 import { GhgEmissionProvenanceSchema } from './ghg-provenance.js';
 import { type GhgEmissionRecord, GhgEmissionRecordSchema } from './ghg-record.js';
 import { traceEmission } from './ghg-trace.js';
 import { loadCompanyEmissions } from './load-emissions.js';
 import { mockEmissions } from './mock-emissions.js';
-
-/** Prices of the GHG datasets: those of revenues (DESIGN §13.3). */
-export const GHG_FIRST_ACCESS_CREDITS = 25;
-export const GHG_REPEAT_CREDITS = 1;
-export const GHG_NO_DATA_CREDITS = 1;
 
 /** Company-reported Scope 1, 2 and 3 emissions in tCO2e: `GET /api/v1/ghg-emissions`. */
 export const ghgEmissions: Dataset<GhgEmissionRecord> = {
@@ -33,7 +29,8 @@ export const ghgEmissions: Dataset<GhgEmissionRecord> = {
   },
   recordSchema: GhgEmissionRecordSchema,
   provenanceSchema: GhgEmissionProvenanceSchema,
-  prices: { firstAccess: GHG_FIRST_ACCESS_CREDITS, repeat: GHG_REPEAT_CREDITS, noData: GHG_NO_DATA_CREDITS },
+  prices: GHG_PRICES,
+  pointsTable: 'ghg_points',
   load: loadCompanyEmissions,
   mock: mockEmissions,
   trace: traceEmission,

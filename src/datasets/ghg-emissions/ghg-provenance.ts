@@ -1,22 +1,19 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { TraceAccess } from '../dataset.js';
+import { documentProvenanceSchema } from '../kit/document-provenance.js';
+import type { GhgTraceFacts } from './ghg-facts.js';
 import { GHG_SCOPES } from './ghg-record.js';
-import type { GhgTraceFacts } from './ghg-trace.js';
 
 /** The report an emission figure came from, as a provenance answer shows it. */
-export const GhgDocumentSchema = Type.Object(
-  {
-    document_id: Type.String({ format: 'uuid' }),
-    title: Type.String(),
-    source_url: Type.String({ description: 'Where the report is published.' }),
-    published_on: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-      description: 'When the report was published; null when the source gives no date.',
-    }),
-    status: Type.Union([Type.Literal('processed'), Type.Literal('pending'), Type.Literal('failed')]),
+export const GhgDocumentSchema = documentProvenanceSchema({
+  sourceUrl: 'Where the report is published.',
+  publishedOn: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+    description: 'When the report was published; null when the source gives no date.',
+  }),
+  more: {
     page: Type.Union([Type.String(), Type.Null()], { description: 'Where in the report the figure is; null when not recorded.' }),
   },
-  { additionalProperties: false },
-);
+});
 
 /**
  * An emission point's provenance as JSON (DESIGN §11.3): the report, its page and the reported

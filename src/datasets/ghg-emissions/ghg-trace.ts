@@ -1,15 +1,14 @@
 import type { Kysely } from 'kysely';
-import { formatNumber } from '../../console/layout.js';
-import type { Database, DocumentStatus } from '../../db/schema.js';
-import { buyOffer } from '../../trace/buy-offer.js';
-import { notServedNotice, STATUS_TEXT } from '../../trace/document-status.js';
-import { type Html, html, page } from '../../web/html.js';
+import type { Database } from '../../db/schema.js';
+import { formatNumber, type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
-import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-emissions-dataset.js';
+import { buyOffer } from '../kit/buy-offer.js';
+import { notServedNotice, STATUS_TEXT } from '../kit/document-status.js';
+import { signedOutNotice, sourceLink } from '../kit/trace-notice.js';
+import { type GhgTraceFacts, loadGhgFacts } from './ghg-facts.js';
+import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-prices.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
 import { disclosureYear } from './ghg-record.js';
-
-const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const SCOPE_TEXT: Record<string, string> = {
   '1': 'Scope 1 (direct)',
@@ -17,81 +16,6 @@ export const SCOPE_TEXT: Record<string, string> = {
   '2-market': 'Scope 2, market-based',
   '3': 'Scope 3 (value chain)',
 };
-
-/** One emission point with its company and report: what its trace page shows. */
-export interface GhgTraceFacts {
-  pointId: string;
-  companyId: string;
-  companyName: string;
-  country: string | null;
-  lei: string | null;
-  period: number;
-  scope: string;
-  value: number;
-  sourceValue: string;
-  sourceUnit: string;
-  page: string | null;
-  document: {
-    documentId: string;
-    title: string;
-    sourceUrl: string;
-    /** Empty when the source gives no publication date. */
-    publishedOn: string;
-    /** The period the report covers (its latest). */
-    reportingPeriod: number;
-    status: DocumentStatus;
-  };
-}
-
-/** The facts of an emission point, or undefined when the id is not one. */
-export async function loadGhgFacts(db: Kysely<Database>, pointId: string): Promise<GhgTraceFacts | undefined> {
-  if (!ID_RE.test(pointId)) return undefined;
-  const p = await db
-    .selectFrom('ghg_points as p')
-    .innerJoin('companies as c', 'c.company_id', 'p.company_id')
-    .innerJoin('documents as d', 'd.document_id', 'p.document_id')
-    .select([
-      'p.point_id',
-      'p.company_id',
-      'p.reporting_period',
-      'p.scope',
-      'p.value',
-      'p.source_value',
-      'p.source_unit',
-      'p.page',
-    ])
-    .select(['c.name', 'c.country', 'c.lei', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
-    .select('d.reporting_period as document_period')
-    .where('p.point_id', '=', pointId)
-    .executeTakeFirst();
-  if (p === undefined) return undefined;
-  return {
-    pointId: p.point_id,
-    companyId: p.company_id,
-    companyName: p.name,
-    country: p.country,
-    lei: p.lei,
-    period: p.reporting_period,
-    scope: p.scope,
-    value: Number(p.value),
-    sourceValue: p.source_value,
-    sourceUnit: p.source_unit,
-    page: p.page,
-    document: {
-      documentId: p.document_id,
-      title: p.title,
-      sourceUrl: p.source_url,
-      publishedOn: p.published_on,
-      reportingPeriod: p.document_period,
-      status: p.status,
-    },
-  };
-}
-
-/** A link only for http(s) addresses; anything else is shown as text, never made clickable. */
-export function sourceLink(url: string): Html {
-  return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer">${url}</a>` : html`<span>${url}</span>`;
-}
 
 /** The report a figure came from: title, link, page where known, publication, status. */
 export function reportFacts(d: GhgTraceFacts['document'], pageRef: string | null): Html {
@@ -122,8 +46,10 @@ function notice(f: GhgTraceFacts, access: TraceAccess, publicUrl: string): Html 
   if (access === 'not-served') return notServedNotice(f.document.status);
   if (access === 'bought') return html`<p class="muted">Values shown because your account bought ${what} (GHG emissions).</p>`;
   if (access === 'signed-out') {
-    return html`<div class="notice" role="status"><p>The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.</p>
-<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${f.pointId}`)}">Sign in</a> to see them.</p></div>`;
+    return signedOutNotice(
+      `The values of this data point are shown to accounts that have bought the GHG emissions of ${what}.`,
+      f.pointId,
+    );
   }
   return buyOffer({
     dataset: 'ghg-emissions',

@@ -1,5 +1,5 @@
 import type { Dataset } from '../dataset.js';
-import { GHG_FIRST_ACCESS_CREDITS, GHG_NO_DATA_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-emissions-dataset.js';
+import { GHG_FIRST_ACCESS_CREDITS, GHG_NO_DATA_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-prices.js';
 import { GhgIntensityProvenanceSchema } from './intensity-provenance.js';
 import { type GhgIntensityRecord, GhgIntensityRecordSchema } from './intensity-record.js';
 import { traceIntensity } from './intensity-trace.js';

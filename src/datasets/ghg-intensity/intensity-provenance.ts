@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { TraceFacts } from '../../trace/trace-query.js';
+import type { GhgTraceFacts } from '../ghg-emissions/ghg-facts.js';
 import { GhgDocumentSchema, ghgDocumentOf } from '../ghg-emissions/ghg-provenance.js';
 import { GHG_SCOPES } from '../ghg-emissions/ghg-record.js';
-import type { GhgTraceFacts } from '../ghg-emissions/ghg-trace.js';
+import { documentProvenance, documentProvenanceSchema } from '../kit/document-provenance.js';
+import type { TraceFacts } from '../kit/money-figures/figure-facts.js';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
@@ -23,16 +24,7 @@ export const GhgIntensityProvenanceSchema = Type.Object(
     scope: Type.Union(GHG_SCOPES.map((s) => Type.Literal(s))),
     reporting_period: Type.Integer(),
     emissions_document: GhgDocumentSchema,
-    revenue_document: Type.Object(
-      {
-        document_id: Type.String({ format: 'uuid' }),
-        title: Type.String(),
-        source_url: Type.String({ description: 'Where the document is published.' }),
-        published_on: Type.String({ format: 'date' }),
-        status: Type.Union([Type.Literal('processed'), Type.Literal('pending'), Type.Literal('failed')]),
-      },
-      { additionalProperties: false },
-    ),
+    revenue_document: documentProvenanceSchema({ sourceUrl: 'Where the document is published.' }),
     values_included: Type.Boolean({
       description: 'True when the caller’s account bought this company-period in ghg-intensity.',
     }),
@@ -75,13 +67,7 @@ export function ghgIntensityProvenance(
     scope: emission.scope as GhgIntensityProvenance['scope'],
     reporting_period: emission.period,
     emissions_document: ghgDocumentOf(emission),
-    revenue_document: {
-      document_id: r.documentId,
-      title: r.title,
-      source_url: r.sourceUrl,
-      published_on: r.publishedOn,
-      status: r.status,
-    },
+    revenue_document: documentProvenance(r),
     values_included: values !== null,
     values,
     traceability_source_url: `${publicUrl}/trace/${id}`,

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
-import { formatNumber } from '../../console/layout.js';
 import type { Database } from '../../db/schema.js';
-import { buyOffer } from '../../trace/buy-offer.js';
-import { loadTraceFacts } from '../../trace/trace-query.js';
-import { html, page } from '../../web/html.js';
+import { formatNumber, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
-import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-emissions-dataset.js';
-import { conversionText, loadGhgFacts, reportFacts, SCOPE_TEXT, sourceLink } from '../ghg-emissions/ghg-trace.js';
+import { loadGhgFacts } from '../ghg-emissions/ghg-facts.js';
+import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-prices.js';
+import { conversionText, reportFacts, SCOPE_TEXT } from '../ghg-emissions/ghg-trace.js';
+import { buyOffer } from '../kit/buy-offer.js';
+import { loadTraceFacts } from '../kit/money-figures/figure-facts.js';
+import { signedOutNotice, sourceLink } from '../kit/trace-notice.js';
+import { REVENUE_FIGURES } from '../revenues/revenues-dataset.js';
 import { ghgIntensityProvenance } from './intensity-provenance.js';
 import { findServedIntensity } from './load-intensity.js';
 
@@ -18,7 +20,10 @@ import { findServedIntensity } from './load-intensity.js';
 export async function traceIntensity(db: Kysely<Database>, id: string): Promise<TracePoint | undefined> {
   const [emissionId, revenueId, ...rest] = id.split('~');
   if (emissionId === undefined || revenueId === undefined || rest.length > 0) return undefined;
-  const [emission, revenue] = await Promise.all([loadGhgFacts(db, emissionId), loadTraceFacts(db, revenueId)]);
+  const [emission, revenue] = await Promise.all([
+    loadGhgFacts(db, emissionId),
+    loadTraceFacts(db, REVENUE_FIGURES.table, revenueId),
+  ]);
   if (emission === undefined || revenue === undefined) return undefined;
   if (emission.companyId !== revenue.companyId || emission.period !== revenue.period) return undefined;
   const served = await findServedIntensity(db, emission.companyId, emission.period, id);
@@ -47,8 +52,7 @@ export async function traceIntensity(db: Kysely<Database>, id: string): Promise<
         access === 'bought'
           ? html`<p class="muted">Values shown because your account bought the GHG intensity of ${what}.</p>`
           : access === 'signed-out'
-            ? html`<div class="notice" role="status"><p>The values are shown to accounts that have bought the GHG intensity of ${what}.</p>
-<p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${id}`)}">Sign in</a> to see them.</p></div>`
+            ? signedOutNotice(`The values are shown to accounts that have bought the GHG intensity of ${what}.`, id)
             : buyOffer({
                 dataset: 'ghg-intensity',
                 label: 'GHG intensity',

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
 import { GHG_SCOPES, type GhgEmissionRecord } from '../ghg-emissions/ghg-record.js';
 import { loadCompanyEmissions } from '../ghg-emissions/load-emissions.js';
 import type { CompanyData } from '../period-data.js';
+import { type RevenueRecord, revenues as revenueDataset } from '../revenues/revenues-dataset.js';
 import { intensity } from './intensity.js';
 import type { GhgIntensityRecord } from './intensity-record.js';
 
@@ -35,7 +35,7 @@ async function loadIntensityPoints(
 ): Promise<{ periods: number[]; points: Map<number, IntensityPoint[]> }> {
   const [emissions, revenues] = await Promise.all([
     loadCompanyEmissions(db, companyId, ''),
-    loadCompanyRevenues(db, companyId, ''),
+    revenueDataset.load(db, companyId, ''),
   ]);
   const financial = new Set(revenues.periods);
   const periods = emissions.periods.filter((p) => financial.has(p));

@@ -1,5 +1,5 @@
-import { mockRevenues } from '../../mock/mock-data.js';
 import { mockEmissions } from '../ghg-emissions/mock-emissions.js';
+import { revenues } from '../revenues/revenues-dataset.js';
 import { intensity } from './intensity.js';
 import type { GhgIntensityRecord } from './intensity-record.js';
 
@@ -7,7 +7,7 @@ const lastSegment = (url: string): string => url.slice(url.lastIndexOf('/') + 1)
 
 /** Test-token intensities: the mock emissions over the mock revenue of the same request. */
 export function mockIntensity(identifier: string, requestedPeriod: number, publicUrl: string): GhgIntensityRecord[] {
-  const [revenue] = mockRevenues(identifier, requestedPeriod, publicUrl);
+  const [revenue] = revenues.mock(identifier, requestedPeriod, publicUrl);
   if (revenue === undefined) return [];
   return mockEmissions(identifier, requestedPeriod, publicUrl).map((e) => ({
     reporting_period: e.reporting_period,

@@ -1,15 +1,33 @@
-import { REVENUE_FIRST_ACCESS_CREDITS, REVENUE_NO_DATA_CREDITS, REVENUE_REPEAT_CREDITS } from '../../credits/prices.js';
-import { RevenueRecordSchema } from '../../http/schemas.js';
-import { mockRevenues } from '../../mock/mock-data.js';
-import { loadCompanyRevenues, type RevenueRecord } from '../../revenues/revenue-data.js';
-import { ProvenanceSchema, provenanceOf } from '../../trace/provenance.js';
-import { tracePage } from '../../trace/trace-page.js';
-import { loadTraceFacts, loadTraceValues } from '../../trace/trace-query.js';
-import type { Dataset } from '../dataset.js';
+import type { MoneyRecord } from '../kit/money-figures/figure-record.js';
+import { moneyFigureDataset } from '../kit/money-figures/money-figure-dataset.js';
+import type { MoneyFigureSpec } from '../kit/money-figures/money-figure-spec.js';
+import { REVENUE_PRICES } from './revenue-prices.js';
+
+/** One revenue record (spec §2.1). */
+export type RevenueRecord = MoneyRecord<'Total Revenue'>;
+
+/** What the kit needs to serve revenues: its figure table, metric, prices and words. */
+export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
+  dataset: 'revenues',
+  table: 'revenue_points',
+  metric: 'Total Revenue',
+  pointKey: 'revenue',
+  mockSeed: 'revenue',
+  prices: REVENUE_PRICES,
+  wording: {
+    recordTitle: 'RevenueRecord',
+    provenanceTitle: 'Provenance',
+    value: 'Total revenue in USD.',
+    originalValue: 'Revenue as reported, in original_ccy.',
+    offerLabel: 'revenues',
+    concept: 'revenue concept',
+    conceptRule:
+      'The concept is the first present of the revenue concepts in order of preference (Revenues, RegulatedAndUnregulatedOperatingRevenue, RevenuesNetOfInterestExpense, RevenueFromContractWithCustomerExcludingAssessedTax, RevenueFromContractWithCustomerIncludingAssessedTax, SalesRevenueNet; for IFRS Revenue, then RevenueFromContractsWithCustomers); the reporting period is the calendar year in which the fiscal year ends (one ending by 7 January counts to the year before).',
+  },
+};
 
 /** Total revenue in USD (the spec's dataset): `GET /api/v1/revenues`. */
-export const revenues: Dataset<RevenueRecord> = {
-  name: 'revenues',
+export const revenues = moneyFigureDataset(REVENUE_FIGURES, {
   label: 'Revenues',
   subscription: 'revenues',
   route: {
@@ -26,26 +44,4 @@ export const revenues: Dataset<RevenueRecord> = {
     noData: 'The company and period exist but no revenue figure was published for it.',
     forbidden: 'The account has no subscription to the revenues dataset.',
   },
-  recordSchema: RevenueRecordSchema,
-  provenanceSchema: ProvenanceSchema,
-  prices: { firstAccess: REVENUE_FIRST_ACCESS_CREDITS, repeat: REVENUE_REPEAT_CREDITS, noData: REVENUE_NO_DATA_CREDITS },
-  load: loadCompanyRevenues,
-  mock: mockRevenues,
-  async trace(db, id) {
-    const facts = await loadTraceFacts(db, id);
-    if (facts === undefined) return undefined;
-    return {
-      subject: { companyId: facts.companyId, period: facts.period },
-      served: facts.document.status === 'processed',
-      async page(access, publicUrl) {
-        if (access !== 'bought') return tracePage(facts, { kind: access }, publicUrl);
-        return tracePage(facts, { kind: 'bought', values: await loadTraceValues(db, facts.companyId, facts.period) }, publicUrl);
-      },
-      async provenance(access, publicUrl) {
-        const values =
-          access === 'bought' ? (await loadTraceValues(db, facts.companyId, facts.period)).get(facts.pointId) : undefined;
-        return provenanceOf(facts, values, publicUrl);
-      },
-    };
-  },
-};
+});

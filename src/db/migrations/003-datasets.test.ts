@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIPTIONS } from '../../../test/support/datasets.js';
 import { dialects } from '../../../test/support/dialects.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { findAccount } from '../../accounts/accounts.js';
@@ -49,11 +50,11 @@ describe.each(dialects())('migration 003-datasets on a database in use (%s)', (d
       { account_id: 'a-subscribed', dataset: 'revenues', company_id: 'c1', reporting_period: 2023, created_at: at },
       { account_id: 'b-none', dataset: 'revenues', company_id: 'c2', reporting_period: 2024, created_at: at },
     ]);
-    expect(await findAccount(k, 'a-subscribed@example.com')).toMatchObject({
+    expect(await findAccount(k, 'a-subscribed@example.com', SUBSCRIPTIONS)).toMatchObject({
       subscription: 'revenues',
       subscriptions: ['revenues'],
     });
-    expect(await findAccount(k, 'b-none@example.com')).toMatchObject({ subscription: 'none', subscriptions: [] });
+    expect(await findAccount(k, 'b-none@example.com', SUBSCRIPTIONS)).toMatchObject({ subscription: 'none', subscriptions: [] });
     // The new key lets one company-period be bought once per dataset.
     await k
       .insertInto('purchases')

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { SUBSCRIPTIONS } from '../../datasets/registry.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { freeCall } from '../free-call.js';
@@ -37,10 +36,10 @@ export function accountRoute(ctx: AppContext): FastifyPluginAsync {
           account_id: TEST_ACCOUNT_ID,
           balance,
           subscription: 'revenues',
-          subscriptions: [...SUBSCRIPTIONS],
+          subscriptions: [...ctx.subscriptions],
         });
       }
-      const held = SUBSCRIPTIONS.filter((s) => caller.subscriptions.has(s));
+      const held = ctx.subscriptions.filter((s) => caller.subscriptions.has(s));
       // `subscription` stays as scripts know it (DESIGN §6): revenues when held, else none.
       const subscription = caller.subscriptions.has('revenues') ? 'revenues' : 'none';
       return reply.send({ account_id: caller.accountId, balance, subscription, subscriptions: held });

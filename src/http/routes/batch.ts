@@ -5,22 +5,22 @@ import { MIC_CODES } from '../../catalog/mic-codes.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { type CompanyData, resolvePeriod } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
+import { ApiError, badRequest } from '../../errors/api-error.js';
 import { callerOf } from '../auth-hook.js';
 import type { Bill } from '../bill.js';
 import { billAll, periodBill } from '../bill-all.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
-import { ApiError, badRequest } from '../errors.js';
 import { bodyChecker, jsonBodies, MAX_JOBS, postRoute } from '../json-body.js';
 import { CreditHeaders, commonErrors, ReportingPeriod, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
-import { RevenuesQuery } from './dataset-query.js';
+import { DatasetQuery } from './dataset-query.js';
 
 const MICS: ReadonlySet<string> = new Set(MIC_CODES);
 const MIC_RULE = 'one of the Market Identifier Codes listed in the API reference.';
 
 /** A job's fields: the query of the single call, as JSON (the same rules, no type coercion). */
 function jobsBody<M extends TSchema>(mic: M) {
-  const { reporting_period: _period, mic_code: _mic, ...identifiers } = RevenuesQuery.properties;
+  const { reporting_period: _period, mic_code: _mic, ...identifiers } = DatasetQuery.properties;
   return Type.Object(
     {
       jobs: Type.Array(
@@ -76,7 +76,7 @@ function schemaOf(dataset: Dataset) {
       'does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).',
     tags: [r.tag],
     security: [{ bearerAuth: [] }],
-    body: jobsBody(RevenuesQuery.properties.mic_code),
+    body: jobsBody(DatasetQuery.properties.mic_code),
     response: {
       200: {
         description: 'One result per job, in the order of the jobs.',

@@ -2,7 +2,6 @@ import { type Static, Type } from '@sinclair/typebox';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import { micCodeSchema, ReportingPeriod } from '../schemas.js';
 
-/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
 /** An ISIN parameter or field, as every call that takes one checks it. */
 export const isinSchema = () =>
   Type.String({
@@ -21,7 +20,8 @@ export const leiSchema = () =>
     description: `exactly 20 characters matching ${LEI_PATTERN}.`,
   });
 
-export const RevenuesQuery = Type.Object(
+/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
+export const DatasetQuery = Type.Object(
   {
     ticker: Type.Optional(
       Type.String({
@@ -40,8 +40,8 @@ export const RevenuesQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export type RevenuesQuery = Static<typeof RevenuesQuery>;
+export type DatasetQuery = Static<typeof DatasetQuery>;
 
 /** The identifier parameters alone, as the periods endpoints take them. */
-export const IdentifierQuery = Type.Omit(RevenuesQuery, ['reporting_period'], { additionalProperties: false });
+export const IdentifierQuery = Type.Omit(DatasetQuery, ['reporting_period'], { additionalProperties: false });
 export type IdentifierQuery = Static<typeof IdentifierQuery>;

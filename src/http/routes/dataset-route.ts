@@ -5,15 +5,15 @@ import type { Dataset } from '../../datasets/dataset.js';
 import { datasetBill } from '../../datasets/dataset-charge.js';
 import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
+import { ApiError } from '../../errors/api-error.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { bill, billTestMode } from '../bill.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
-import { ApiError } from '../errors.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { MockBodies, mockOutcome } from '../test-mode.js';
 import { batchRoute } from './batch.js';
-import { RevenuesQuery } from './dataset-query.js';
+import { DatasetQuery } from './dataset-query.js';
 import { historyRoute } from './history.js';
 import { periodsRoute } from './periods.js';
 
@@ -25,7 +25,7 @@ function schemaOf(dataset: Dataset) {
     description: r.description,
     tags: [r.tag],
     security: [{ bearerAuth: [] }],
-    querystring: RevenuesQuery,
+    querystring: DatasetQuery,
     response: {
       200: {
         description: r.ok,
@@ -60,7 +60,7 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
   );
   const { prices } = dataset;
   return async (app) => {
-    app.get<{ Querystring: RevenuesQuery }>(dataset.route.path, apiRoute(ctx, schemaOf(dataset)), async (request, reply) => {
+    app.get<{ Querystring: DatasetQuery }>(dataset.route.path, apiRoute(ctx, schemaOf(dataset)), async (request, reply) => {
       const q = request.query;
       const caller = callerOf(request);
       if (caller.mode === 'test') {

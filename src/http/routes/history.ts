@@ -4,22 +4,22 @@ import type { AppContext } from '../../app-context.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import type { CompanyData } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
+import { ApiError, badRequest } from '../../errors/api-error.js';
 import { mockPeriods } from '../../mock/mock-data.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
 import { billAll, periodBill } from '../bill-all.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
-import { ApiError, badRequest } from '../errors.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
-import { RevenuesQuery } from './dataset-query.js';
+import { DatasetQuery } from './dataset-query.js';
 
 export const FIRST_YEAR = 2020;
 export const LAST_YEAR = 2026;
 /** A history reaches back as far as `reporting_period` does (-6). */
 export const MAX_LAST = 6;
 
-const { reporting_period: _period, ...identifiers } = RevenuesQuery.properties;
+const { reporting_period: _period, ...identifiers } = DatasetQuery.properties;
 
 export const HistoryQuery = Type.Object(
   {

@@ -2,15 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { UUID_TEXT } from '../../catalog/identifiers.js';
-import { DATASETS } from '../../datasets/registry.js';
-import { loadProvenance } from '../../trace/trace-lookup.js';
+import type { Dataset } from '../../datasets/dataset.js';
+import { loadProvenance } from '../../datasets/trace-lookup.js';
+import { ApiError } from '../../errors/api-error.js';
 import { apiRoute } from '../api-route.js';
 import { callerOf } from '../auth-hook.js';
-import { ApiError } from '../errors.js';
 import { freeCall } from '../free-call.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 
-const schema = {
+const schemaOf = (datasets: readonly Dataset[]) => ({
   operationId: 'getProvenance',
   summary: 'Where a data point comes from: its document, source, date and conversion',
   description:
@@ -32,14 +32,14 @@ const schema = {
       headers: CreditHeaders,
       content: {
         'application/json': {
-          schema: Type.Union(DATASETS.flatMap((d) => (d.provenanceSchema === undefined ? [] : [d.provenanceSchema]))),
+          schema: Type.Union(datasets.flatMap((d) => (d.provenanceSchema === undefined ? [] : [d.provenanceSchema]))),
         },
       },
     },
     ...commonErrors,
     404: textResponse('No data point has this id.'),
   },
-};
+});
 
 /**
  * `GET /api/v1/trace/{id}` (DESIGN §11.3): the traceability page's facts as JSON, for a key. Each
@@ -47,10 +47,10 @@ const schema = {
  */
 export function provenanceRoute(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/api/v1/trace/:id', apiRoute(ctx, schema), async (request, reply) => {
+    app.get<{ Params: { id: string } }>('/api/v1/trace/:id', apiRoute(ctx, schemaOf(ctx.datasets)), async (request, reply) => {
       const caller = callerOf(request);
       const accountId = caller.mode === 'account' ? caller.accountId : undefined;
-      const provenance = await loadProvenance(ctx.db.kysely, request.params.id, accountId, ctx.config.publicUrl);
+      const provenance = await loadProvenance(ctx.datasets, ctx.db.kysely, request.params.id, accountId, ctx.config.publicUrl);
       if (provenance === undefined) throw new ApiError('not_found', 'No data point has this id.');
       await freeCall(ctx, reply, caller);
       return reply.send(provenance);

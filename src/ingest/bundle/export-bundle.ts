@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { DATASETS } from '../../datasets/registry.js';
 import type { Database } from '../../db/schema.js';
 import { allColumns, BUNDLE_FILES } from './bundle-files.js';
+import type { DatasetBundle } from './dataset-bundle.js';
 import { CsvWriter } from './write-csv.js';
 
 export interface ExportSummary {
@@ -38,7 +38,7 @@ async function* pages<T>(fetch: (after: T | undefined) => Promise<T[]>): AsyncGe
  * database always exports the same bytes. Accounts, keys and the ledger are not part of a bundle,
  * nor is a company without a primary listing (the bundle format cannot hold one).
  */
-export async function exportBundle(db: Kysely<Database>, dir: string): Promise<ExportSummary> {
+export async function exportBundle(db: Kysely<Database>, dir: string, bundles: readonly DatasetBundle[]): Promise<ExportSummary> {
   mkdirSync(dir, { recursive: true });
   const summary: ExportSummary = { fx_rates: 0, companies: 0, listings: 0, documents: 0, revenues: 0 };
 
@@ -190,9 +190,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string): Promise<E
   }
   await revenues.close();
   // A dataset's file is written only when it holds figures, so a bundle without them stays as it was.
-  for (const dataset of DATASETS) {
-    const b = dataset.bundle;
-    if (b === undefined) continue;
+  for (const b of bundles) {
     let writer: CsvWriter | undefined;
     let count = 0;
     for await (const row of b.exportRows(db)) {

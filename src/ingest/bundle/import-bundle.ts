@@ -1,10 +1,8 @@
-import { closeSync, lstatSync, readdirSync, readSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
-import type { DatasetBundle } from '../../datasets/dataset-bundle.js';
-import { DATASETS } from '../../datasets/registry.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { inputKind, openRegularFile } from '../core/regular-file.js';
+import { inputKind } from '../core/regular-file.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { type ImportPhase, MAX_ISSUES, stagedWrite } from '../core/staged-write.js';
 import {
@@ -15,6 +13,8 @@ import {
   type ImportIssue,
   OPTIONAL_COLUMNS,
 } from './bundle-files.js';
+import type { DatasetBundle } from './dataset-bundle.js';
+import type { Checked } from './field-checks.js';
 import { readCsv } from './read-csv.js';
 import { type Rates, STAGE_TABLE, stageRow } from './stage-row.js';
 
@@ -36,9 +36,10 @@ export interface ImportSummary extends CoreCounts {
   [datasetFile: string]: number;
 }
 
-/** The datasets' own bundle files, in registry order. */
-const DATASET_BUNDLES: readonly DatasetBundle[] = DATASETS.flatMap((d) => (d.bundle === undefined ? [] : [d.bundle]));
-const KNOWN_FILES: readonly string[] = [...BUNDLE_FILE_NAMES, ...DATASET_BUNDLES.map((b) => b.file)];
+/** Every file a bundle may hold: the core ones, then the datasets' own in the order given. */
+function knownFiles(bundles: readonly DatasetBundle[]): readonly string[] {
+  return [...BUNDLE_FILE_NAMES, ...bundles.map((b) => b.file)];
+}
 
 export type { ImportPhase };
 
@@ -67,7 +68,8 @@ function holds(dir: string, name: string): boolean {
   }
 }
 
-function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBundle[] } {
+function bundleFiles(dir: string, bundles: readonly DatasetBundle[]): { present: BundleFile[]; datasets: DatasetBundle[] } {
+  const KNOWN_FILES = knownFiles(bundles);
   if (inputKind(dir) !== 'folder') throw new ImportError([{ file: dir, line: 0, message: 'is not a folder' }]);
   // A misspelt file name would otherwise be skipped without a word.
   const strangers = readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.csv') && !KNOWN_FILES.includes(f));
@@ -77,7 +79,7 @@ function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBun
     );
   }
   const present = BUNDLE_FILE_NAMES.filter((f) => holds(dir, f));
-  const datasets = DATASET_BUNDLES.filter((b) => holds(dir, b.file));
+  const datasets = bundles.filter((b) => holds(dir, b.file));
   if (present.length === 0 && datasets.length === 0) {
     throw new ImportError([{ file: dir, line: 0, message: `holds none of ${KNOWN_FILES.join(', ')}` }]);
   }
@@ -87,28 +89,6 @@ function bundleFiles(dir: string): { present: BundleFile[]; datasets: DatasetBun
       throw new ImportError([{ file: join(dir, f), line: 0, message: 'is not a regular file (a folder)' }]);
   }
   return { present, datasets };
-}
-
-/** The columns a dataset file's header is to hold: its own, and the optional ones it does hold. */
-function headerColumns(path: string, bundle: DatasetBundle): readonly string[] {
-  const { fd } = openRegularFile(path);
-  try {
-    const buffer = Buffer.alloc(4096);
-    const first =
-      buffer
-        .subarray(0, readSync(fd, buffer, 0, buffer.length, 0))
-        .toString('utf8')
-        .split(/\r?\n/)[0] ?? '';
-    const names = first.split(',').map((h) =>
-      h
-        .replace(/^\uFEFF/, '')
-        .replace(/"/g, '')
-        .trim(),
-    );
-    return [...bundle.columns, ...bundle.optionalColumns.filter((c) => names.includes(c))];
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -123,13 +103,19 @@ function headerColumns(path: string, bundle: DatasetBundle): readonly string[] {
  * rather than applied on checks that no longer hold. Memory stays flat whatever the bundle's size.
  * Long statements are expected: the connection must not carry a short statement timeout.
  */
-export async function importBundle(db: Kysely<Database>, dir: string, options: ImportOptions = {}): Promise<ImportSummary> {
-  const { present, datasets } = bundleFiles(dir);
+export async function importBundle(
+  db: Kysely<Database>,
+  dir: string,
+  bundles: readonly DatasetBundle[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const { present, datasets } = bundleFiles(dir, bundles);
+  const known = knownFiles(bundles);
   return stagedWrite(db, dir, (stage, rates, conn) => stageFiles(stage, conn, dir, present, datasets, rates, options), {
     onPhase: options.onPhase,
-    sortIssues,
+    sortIssues: (issues) => sortIssues(issues, known),
     rerun: 'import it again',
-    extraStages: DATASET_BUNDLES,
+    extraStages: bundles,
   });
 }
 
@@ -150,14 +136,36 @@ async function stageFiles(
   for (const [i, file] of present.entries()) {
     const progress = (rows: number, bytesRead: number) =>
       options.onProgress?.({ file, rows, bytesRead: bytesBefore + bytesRead, totalBytes });
-    counts[file] = await stageFile(stage, join(dir, file), file, rates, issues, progress);
+    counts[file] = await stageFile(
+      join(dir, file),
+      {
+        file,
+        columns: BUNDLE_FILES[file],
+        optional: OPTIONAL_COLUMNS[file],
+        stageRow: (values) => stageRow(file, values, rates),
+        writer: new StageWriter(stage, STAGE_TABLE[file]),
+      },
+      issues,
+      progress,
+    );
     bytesBefore += sizes[i] ?? 0;
     if (issues.length >= MAX_ISSUES) break;
   }
   const datasetCounts: Record<string, number> = {};
   for (const b of datasets) {
     if (issues.length >= MAX_ISSUES) break;
-    datasetCounts[b.file.replace(/\.csv$/, '')] = await stageDatasetFile(conn, join(dir, b.file), b, issues);
+    datasetCounts[b.file.replace(/\.csv$/, '')] = await stageFile(
+      join(dir, b.file),
+      {
+        file: b.file,
+        columns: b.columns,
+        optional: b.optionalColumns,
+        stageRow: (values) => b.stageRow(values, rates),
+        writer: new StageWriter(conn, b.stageTable, b.stageColumns),
+      },
+      issues,
+      () => undefined,
+    );
   }
   return {
     issues,
@@ -172,68 +180,46 @@ async function stageFiles(
   };
 }
 
-function sortIssues(issues: ImportIssue[]): ImportIssue[] {
-  const order = (file: string) => KNOWN_FILES.indexOf(file);
+function sortIssues(issues: ImportIssue[], known: readonly string[]): ImportIssue[] {
+  const order = (file: string) => known.indexOf(file);
   return issues.sort((a, b) => order(a.file) - order(b.file) || a.line - b.line);
 }
 
-/** Streams one file into its stage table; after the first problem it only validates, to report the rest. */
+/** Where one bundle file's rows go: the file's columns, its row check, and the stage table's writer. */
+interface FileStage {
+  file: string;
+  columns: readonly string[];
+  optional: readonly string[];
+  stageRow(values: Readonly<Record<string, string>>): Checked<unknown[]>;
+  writer: StageWriter;
+}
+
+/**
+ * Streams one bundle file into its stage table, the same way for a core file and a dataset's own;
+ * after the first problem it only validates, to report the rest.
+ */
 async function stageFile(
-  db: StageDb,
   path: string,
-  file: BundleFile,
-  rates: Rates,
+  f: FileStage,
   issues: ImportIssue[],
   progress: (rows: number, bytesRead: number) => void,
 ): Promise<number> {
-  const writer = new StageWriter(db, STAGE_TABLE[file]);
   let rows = 0;
-  reading: for await (const batch of readCsv(path, file, BUNDLE_FILES[file], issues, OPTIONAL_COLUMNS[file])) {
+  reading: for await (const batch of readCsv(path, f.file, f.columns, issues, f.optional)) {
     for (const { line, values } of batch.rows) {
       rows++;
-      const staged = stageRow(file, values, rates);
+      const staged = f.stageRow(values);
       if (!staged.ok) {
-        for (const message of staged.messages) issues.push({ file, line, message });
+        for (const message of staged.messages) issues.push({ file: f.file, line, message });
         if (issues.length >= MAX_ISSUES) break reading;
         continue;
       }
       if (issues.length > 0) continue;
       staged.row.push(line);
-      await writer.add(staged.row);
+      await f.writer.add(staged.row);
     }
     progress(rows, batch.bytesRead);
   }
-  if (issues.length === 0) await writer.flush();
-  return rows;
-}
-
-const DATASET_BATCH_ROWS = 500;
-
-/** Streams a dataset's file into its stage table; after the first problem it only validates, to report the rest. */
-async function stageDatasetFile(db: Kysely<Database>, path: string, b: DatasetBundle, issues: ImportIssue[]): Promise<number> {
-  const columns = sql.join(b.stageColumns.map((c) => sql.ref(c)));
-  let pending: unknown[][] = [];
-  const flush = async () => {
-    if (pending.length === 0) return;
-    const values = sql.join(pending.map((row) => sql`(${sql.join(row)})`));
-    pending = [];
-    await sql`insert into ${sql.table(b.stageTable)} (${columns}) values ${values}`.execute(db);
-  };
-  let rows = 0;
-  reading: for await (const batch of readCsv(path, b.file, headerColumns(path, b), issues)) {
-    for (const { line, values } of batch.rows) {
-      rows++;
-      const staged = b.stageRow(values);
-      if (!staged.ok) {
-        for (const message of staged.messages) issues.push({ file: b.file, line, message });
-        if (issues.length >= MAX_ISSUES) break reading;
-        continue;
-      }
-      if (issues.length > 0) continue;
-      pending.push([...staged.row, line]);
-      if (pending.length >= DATASET_BATCH_ROWS) await flush();
-    }
-  }
-  if (issues.length === 0) await flush();
+  if (issues.length === 0) await f.writer.flush();
   return rows;
 }

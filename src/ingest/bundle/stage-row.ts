@@ -1,4 +1,4 @@
-import { rateCurrency, toUsd } from '../../revenues/normalize.js';
+import { rateCurrency, toUsd } from '../../money/normalize.js';
 import { pointId, type Rates, rateKey, USD_RATE } from '../core/rates.js';
 import type { StageTable } from '../core/stage.js';
 import type { BundleFile } from './bundle-files.js';
@@ -65,6 +65,21 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
 }
 
 function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[]> {
+  return stageMoneyFigure(v, rates, pointId);
+}
+
+/**
+ * A money figure's row (`revenues.csv`'s columns, a money dataset's file alike) as it is staged:
+ * checked, converted to USD with the rate of its currency and year (the database's, or one the
+ * bundle's fx_rates.csv gave above it), keyed by `idOf(document, period)`. The stage's columns:
+ * point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd,
+ * rate_currency, concept, period_start, period_end, candidates, confirmed_by.
+ */
+export function stageMoneyFigure(
+  v: Readonly<Record<string, string>>,
+  rates: ReadonlyMap<string, { usdPerUnit: string; source: string }>,
+  idOf: (documentId: string, period: number) => string,
+): Checked<unknown[]> {
   const c = checkRevenue(v);
   if (!c.ok) return c;
   const r = c.row;
@@ -91,7 +106,7 @@ function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[
   return {
     ok: true,
     row: [
-      pointId(r.documentId, r.reportingPeriod),
+      idOf(r.documentId, r.reportingPeriod),
       r.companyId,
       r.documentId,
       r.reportingPeriod,

@@ -1,50 +1,15 @@
 import { isValidIsin, isValidLei, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
 import { isMicCode } from '../../catalog/mic-codes.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentStatus } from '../../db/schema.js';
-import { isCurrency, SUB_UNITS } from '../../revenues/currencies.js';
-import { parseRate } from '../../revenues/normalize.js';
+import { isCurrency, SUB_UNITS } from '../../money/currencies.js';
+import { parseRate } from '../../money/normalize.js';
+import { type Checked, INTEGER_RE, integer, MAX_PERIOD, Messages, MIN_PERIOD, text, UUID_RE, uuid } from './field-checks.js';
 
-/** Each validator returns the typed row, or the messages of everything wrong with it. */
-export type Checked<T> = { ok: true; row: T } | { ok: false; messages: string[] };
+export type { Checked } from './field-checks.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const INTEGER_RE = /^-?(0|[1-9][0-9]*)$/;
 const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
-export const MIN_PERIOD = 1990;
-export const MAX_PERIOD = 2100;
 
-class Messages {
-  readonly list: string[] = [];
-  add(message: string): void {
-    this.list.push(message);
-  }
-  result<T>(row: T): Checked<T> {
-    return this.list.length === 0 ? { ok: true, row } : { ok: false, messages: this.list };
-  }
-}
-
-function uuid(m: Messages, name: string, v: string): string {
-  if (!UUID_RE.test(v)) m.add(`${name} "${v}" is not a lower-case UUID`);
-  return v;
-}
-
-function integer(m: Messages, name: string, v: string, min: number, max: number): number {
-  if (!INTEGER_RE.test(v)) {
-    m.add(`${name} "${v}" is not an integer`);
-    return 0;
-  }
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) m.add(`${name} ${v} is beyond the safe integer range (±${Number.MAX_SAFE_INTEGER})`);
-  else if (n < min || n > max) m.add(`${name} ${v} is outside ${min}..${max}`);
-  return n;
-}
-
-function text(m: Messages, name: string, v: string, max: number): string {
-  const t = v.trim();
-  if (t === '') m.add(`${name} is empty`);
-  else if (t.length > max) m.add(`${name} is longer than ${max} characters`);
-  return t;
-}
+export { MAX_PERIOD, MIN_PERIOD } from './field-checks.js';
 
 function optional(v: string): string | null {
   const t = v.trim();

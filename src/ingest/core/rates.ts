@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
+import { stableId } from './stable-id.js';
 
 /** A data point's id: stable across imports, so a re-import or an export round trip keeps its links. */
 export function pointId(documentId: string, period: number): string {
-  const h = createHash('sha256').update(`revenue-point:${documentId}:${period}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return stableId(`revenue-point:${documentId}:${period}`);
 }
 
 /** FX rates known so far, by `currency:year`: the database's, overlaid by the bundle's as they are read. */

@@ -1,14 +1,14 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { SUB_UNITS } from '../../revenues/currencies.js';
-import { toUsd } from '../../revenues/normalize.js';
+import { SUB_UNITS } from '../../money/currencies.js';
+import { toUsd } from '../../money/normalize.js';
 
 type Rates = ReadonlyMap<string, { usdPerUnit: string; source: string }>;
 
 const PAGE = 5_000;
 
 /**
- * Recomputes the USD value of every stored data point whose currency-year rate this import
+ * Recomputes the USD value of every stored money figure (revenues and each `tables` entry) whose currency-year rate this import
  * changed, so no figure keeps a value computed with a rate the database no longer holds.
  *
  * Only rates the database held before can have stored figures depending on them (a figure is
@@ -16,7 +16,24 @@ const PAGE = 5_000;
  * already; so a fresh import of a large bundle looks at nothing. The figures of a changed rate are
  * read in pages by key, only those still carrying the old rate.
  */
-export async function renormalize(trx: Transaction<Database>, before: Rates, after: Rates): Promise<number> {
+export async function renormalize(
+  trx: Transaction<Database>,
+  before: Rates,
+  after: Rates,
+  tables: readonly string[] = ['revenue_points'],
+): Promise<number> {
+  let updated = 0;
+  for (const table of tables) updated += await renormalizeTable(trx, before, after, table as 'revenue_points');
+  return updated;
+}
+
+/** One money figure table (columns as `revenue_points`, the shape Kysely is told). */
+async function renormalizeTable(
+  trx: Transaction<Database>,
+  before: Rates,
+  after: Rates,
+  table: 'revenue_points',
+): Promise<number> {
   let updated = 0;
   for (const [key, rate] of after) {
     const old = before.get(key);
@@ -31,7 +48,7 @@ export async function renormalize(trx: Transaction<Database>, before: Rates, aft
     let cursor: string | undefined;
     for (;;) {
       let query = trx
-        .selectFrom('revenue_points')
+        .selectFrom(table)
         .select(['point_id', 'original_value', 'original_ccy'])
         .where('original_ccy', 'in', currencies)
         .where('reporting_period', '=', Number(yearText))
@@ -43,7 +60,7 @@ export async function renormalize(trx: Transaction<Database>, before: Rates, aft
         if (p.original_value === null) continue;
         const value = toUsd(p.original_value, p.original_ccy, rate.usdPerUnit);
         await trx
-          .updateTable('revenue_points')
+          .updateTable(table)
           .set({ value_usd: value, fx_rate: rate.usdPerUnit, fx_source: rate.source })
           .where('point_id', '=', p.point_id)
           .execute();

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A name-based UUID (version 5 layout) of a source's key, so the same filing gives the same
- * document id on every machine and every run: `sec-filing:{accession}`, `esef:{fxo_id}`.
+ * A name-based UUID (version 5 layout) of a key: the same key gives the same id on every machine
+ * and every import, so a re-import or an export round trip keeps a data point's links.
  */
 export function stableId(key: string): string {
   const h = createHash('sha256').update(key).digest('hex');

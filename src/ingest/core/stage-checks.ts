@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ImportIssue } from './issues.js';
 import type { StageDb, StageTable } from './stage.js';
 
@@ -158,7 +158,7 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
       (d) => `duplicate figure: document ${d} is given twice`,
       repeated('stage_revenues', ['point_id'], sql`s.document_id || ' for period ' || cast(s.reporting_period as text)`),
     ),
-  checkFigureDocuments,
+  (db) => checkFigureDocuments(db, 'stage_revenues', 'revenues.csv'),
 ];
 
 interface FigureDocument {
@@ -170,18 +170,21 @@ interface FigureDocument {
   document_period: number | string | null;
 }
 
-/** Every figure's document, from the bundle or else the database, in one pass: known, same company, not earlier. */
-async function checkFigureDocuments(db: StageDb): Promise<ImportIssue[]> {
+/**
+ * Every figure's document, from the bundle or else the database, in one pass: known, same company,
+ * not earlier. For revenues' stage and each money dataset's (same columns).
+ */
+export async function checkFigureDocuments<DB>(db: Kysely<DB>, stageTable: string, file: string): Promise<ImportIssue[]> {
   const owner = sql`coalesce(t.company_id, d.company_id)`;
   const documentPeriod = sql`coalesce(t.reporting_period, d.reporting_period)`;
   const { rows } = await sql<FigureDocument>`
     select s.line, s.document_id, s.company_id, s.reporting_period, ${owner} as owner, ${documentPeriod} as document_period
-    from stage_revenues s
+    from ${sql.table(stageTable)} s
     left join stage_documents t on t.document_id = s.document_id
     left join documents d on d.document_id = s.document_id
     where ${owner} is null or ${owner} <> s.company_id or ${documentPeriod} < s.reporting_period`.execute(db);
   return rows.map((r): ImportIssue => {
-    const at = { file: 'revenues.csv', line: Number(r.line) };
+    const at = { file, line: Number(r.line) };
     if (r.owner === null) return { ...at, message: `document_id ${r.document_id} is not in documents.csv nor in the database` };
     if (r.owner !== r.company_id) {
       return { ...at, message: `document ${r.document_id} belongs to company ${r.owner}, not ${r.company_id}` };

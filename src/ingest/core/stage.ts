@@ -155,19 +155,22 @@ const MAX_BATCH_ROWS = 2_000;
 export class StageWriter {
   readonly #rows: unknown[][] = [];
   readonly #batch: number;
+  readonly #columns: readonly string[];
   #fullBatch: string | undefined;
   #inFlight: Promise<unknown> = Promise.resolve();
 
-  readonly #table: string;
-  readonly #columns: readonly string[];
-
-  /** `table` is a core stage table, or another stage table (a source's or dataset's own) and its columns. */
+  /**
+   * A writer into one of the core stage tables, or (with its `columns`) into a dataset's own
+   * stage table: every bundle file is staged the same way.
+   */
+  constructor(db: StageDb, table: StageTable);
+  constructor(db: Kysely<Database>, table: string, columns: readonly string[]);
   constructor(
     private readonly db: StageDb | Kysely<Database>,
-    table: StageTable | { name: string; columns: readonly string[] },
+    private readonly table: string,
+    columns?: readonly string[],
   ) {
-    this.#table = typeof table === 'string' ? table : table.name;
-    this.#columns = typeof table === 'string' ? STAGE_COLUMNS[table] : table.columns;
+    this.#columns = columns ?? STAGE_COLUMNS[table as StageTable];
     this.#batch = Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / this.#columns.length));
   }
 
@@ -200,8 +203,9 @@ export class StageWriter {
   /** The dialect's SQL text of an insert of `n` rows (placeholders only: values are bound). */
   #compile(n: number): string {
     const row = Object.fromEntries(this.#columns.map((c) => [c, null]));
-    return (this.db as StageDb)
-      .insertInto(this.#table as StageTable)
+    // The table's name and columns are the writer's own; Kysely only compiles the placeholders.
+    return (this.db as Kysely<Database>)
+      .insertInto(this.table as keyof Database)
       .values(Array.from({ length: n }, () => row) as never)
       .compile().sql;
   }

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { DatasetBundle } from '../../datasets/dataset-bundle.js';
 import { withBulkSession } from '../../db/bulk-session.js';
 import type { Database } from '../../db/schema.js';
 import { bumpVersion, readVersions } from '../../db/versions.js';
+import type { DatasetBundle } from '../bundle/dataset-bundle.js';
 import { applyStage } from './apply-stage.js';
 import { ImportError, type ImportIssue } from './issues.js';
 import { type Rates, rateKey } from './rates.js';
@@ -42,7 +42,7 @@ export interface StagedWriteOptions {
 }
 
 /** A stage table of its own, filled by the source's reading (a dataset's bundle file). */
-export type ExtraStage = Pick<DatasetBundle, 'stageTable' | 'createStage' | 'check' | 'apply'>;
+export type ExtraStage = Pick<DatasetBundle, 'stageTable' | 'createStage' | 'check' | 'apply' | 'figureTable'>;
 
 async function loadRates(db: Kysely<Database>): Promise<Rates> {
   const rows = await db.selectFrom('fx_rates').select(['currency', 'year', 'usd_per_unit', 'source']).execute();
@@ -104,7 +104,10 @@ export async function stagedWrite<T>(
           }
           await applyStage(trx.withTables<StageTables>());
           for (const extra of extras) await extra.apply(trx);
-          return renormalize(trx, previousRates, rates);
+          return renormalize(trx, previousRates, rates, [
+            'revenue_points',
+            ...extras.flatMap((e) => (e.figureTable === undefined ? [] : [e.figureTable])),
+          ]);
         });
         return { ...result, renormalized };
       } finally {

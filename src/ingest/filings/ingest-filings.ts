@@ -89,7 +89,7 @@ interface Run {
   identity: ReturnType<typeof identityStages>;
 }
 
-const writerOf = (run: Run, s: FilingsStage) => new StageWriter(run.conn, { name: s.stageTable, columns: s.columns });
+const writerOf = (run: Run, s: FilingsStage) => new StageWriter(run.conn, s.stageTable, s.columns);
 
 async function stageFilers(
   run: Run,

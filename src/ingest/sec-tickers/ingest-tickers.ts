@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
+import { SEC_EXCHANGE_MIC } from '../../catalog/sec-exchanges.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
-import { SEC_EXCHANGE_MIC } from '../../demo/markets.js';
 import { ImportError } from '../core/issues.js';
 import { JsonReader } from '../core/json-reader.js';
 import { StageWriter } from '../core/stage.js';

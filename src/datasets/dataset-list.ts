@@ -1,0 +1,17 @@
+import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
+import type { Dataset } from './dataset.js';
+
+/** Every subscription the datasets need, once each, in the order of the list (the order answers use). */
+export function subscriptionsOf(datasets: readonly Dataset[]): string[] {
+  return [...new Set(datasets.map((d) => d.subscription))];
+}
+
+/** The datasets' own bundle files, in the list's order. */
+export function bundlesOf(datasets: readonly Dataset[]): DatasetBundle[] {
+  return datasets.flatMap((d) => (d.bundle === undefined ? [] : [d.bundle]));
+}
+
+/** The dataset of this name (also a ledger line's endpoint), if the list has it. */
+export function datasetNamed(datasets: readonly Dataset[], name: string | undefined): Dataset | undefined {
+  return datasets.find((d) => d.name === name);
+}

@@ -1,0 +1,185 @@
+import type { Kysely } from 'kysely';
+import type { Database, DocumentStatus } from '../../../db/schema.js';
+import { figureTable, figureTableAsP } from './figure-table.js';
+
+/** What a traceability page shows to anyone: where a data point comes from, not its value. */
+export interface TraceFacts {
+  pointId: string;
+  companyId: string;
+  companyName: string;
+  country: string | null;
+  lei: string | null;
+  listings: Array<{ ticker: string; micCode: string; isin: string | null; primary: boolean }>;
+  period: number;
+  originalCcy: string;
+  document: TraceDocument;
+  /** How a filed figure was read from its SEC filing (DESIGN §10.9); null for a bundle figure. */
+  filing: TraceFiling | null;
+  /** Every data point of the company-period that the API serves (processed documents), in the API's order. */
+  related: Array<{ pointId: string; document: TraceDocument }>;
+}
+
+export interface TraceDocument {
+  documentId: string;
+  title: string;
+  sourceUrl: string;
+  publishedOn: string;
+  status: DocumentStatus;
+}
+
+/** A filed figure's provenance: public, like every fact of the page but the value. */
+export interface TraceFiling {
+  concept: string;
+  form: string | null;
+  accession: string | null;
+  /** The filing's main document (SEC submissions), when recorded. */
+  mainDocumentUrl: string | null;
+  filed: string;
+  /** Null when the source gave only the duration (a data set's four quarters). */
+  periodStart: string | null;
+  periodEnd: string;
+  /**
+   * The other concepts of the figure the filing tagged for the period, in order of preference (DESIGN
+   * §10.3), so a reader sees why this one was chosen. Their values are figures: shown only to a buyer.
+   */
+  candidates: Array<{ concept: string; value: number }>;
+  /** Later filings that repeated the figure rounded to their precision (DESIGN §10.6). */
+  confirmedBy: Array<{ document: TraceDocument; value: number }>;
+}
+
+/** `key=value` pairs as stored (space-separated); a malformed pair is left out. */
+export function parsePairs(text: string | null): Array<{ key: string; value: number }> {
+  if (text === null || text === '') return [];
+  return text.split(' ').flatMap((item) => {
+    const at = item.lastIndexOf('=');
+    const value = Number(item.slice(at + 1));
+    return at < 0 || !Number.isSafeInteger(value) ? [] : [{ key: item.slice(0, at), value }];
+  });
+}
+
+/** The paid part of a data point: only read for an account that bought its company-period. */
+export interface TraceValues {
+  valueUsd: number;
+  originalValue: number | null;
+  originalCcy: string;
+  fxRate: string;
+  fxSource: string;
+}
+
+const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The public facts of a data point of the figure table `table`, or undefined for an id not there. */
+export async function loadTraceFacts(db: Kysely<Database>, table: string, pointId: string): Promise<TraceFacts | undefined> {
+  if (!ID_RE.test(pointId)) return undefined;
+  const point = await db
+    .selectFrom(figureTableAsP(table))
+    .innerJoin('companies as c', 'c.company_id', 'p.company_id')
+    .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+    .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
+    .select(['p.concept', 'p.period_start', 'p.period_end', 'p.candidates', 'p.confirmed_by'])
+    .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status', 'd.form', 'd.accession'])
+    .select('d.main_document_url')
+    .where('p.point_id', '=', pointId)
+    .executeTakeFirst();
+  if (point === undefined) return undefined;
+  const confirmations = parsePairs(point.confirmed_by);
+  const [listings, related, confirming] = await Promise.all([
+    db
+      .selectFrom('listings')
+      .select(['ticker', 'mic_code', 'isin', 'is_primary'])
+      .where('company_id', '=', point.company_id)
+      .orderBy('is_primary', 'desc')
+      .orderBy('added_seq')
+      .execute(),
+    db
+      .selectFrom(figureTableAsP(table))
+      .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+      .select(['p.point_id', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+      .where('p.company_id', '=', point.company_id)
+      .where('p.reporting_period', '=', point.reporting_period)
+      .where('d.status', '=', 'processed')
+      .orderBy('d.published_on')
+      .orderBy('d.document_id')
+      .execute(),
+    confirmations.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('documents as d')
+          .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+          .where(
+            'd.document_id',
+            'in',
+            confirmations.map((c) => c.key),
+          )
+          .execute(),
+  ]);
+  const documentOf = (r: {
+    document_id: string;
+    title: string;
+    source_url: string;
+    published_on: string;
+    status: DocumentStatus;
+  }) => ({
+    documentId: r.document_id,
+    title: r.title,
+    sourceUrl: r.source_url,
+    publishedOn: r.published_on,
+    status: r.status,
+  });
+  return {
+    pointId: point.point_id,
+    companyId: point.company_id,
+    companyName: point.name,
+    country: point.country,
+    lei: point.lei,
+    listings: listings.map((l) => ({ ticker: l.ticker, micCode: l.mic_code, isin: l.isin, primary: Number(l.is_primary) === 1 })),
+    period: point.reporting_period,
+    originalCcy: point.original_ccy,
+    document: documentOf(point),
+    filing:
+      point.concept === null || point.period_end === null
+        ? null
+        : {
+            concept: point.concept,
+            form: point.form,
+            accession: point.accession,
+            mainDocumentUrl: point.main_document_url,
+            filed: point.published_on,
+            periodStart: point.period_start,
+            periodEnd: point.period_end,
+            candidates: parsePairs(point.candidates).map((c) => ({ concept: c.key, value: c.value })),
+            confirmedBy: confirmations.flatMap((c) => {
+              const d = confirming.find((r) => r.document_id === c.key);
+              return d === undefined ? [] : [{ document: documentOf(d), value: c.value }];
+            }),
+          },
+    related: related.map((r) => ({ pointId: r.point_id, document: documentOf(r) })),
+  };
+}
+
+/** The values of the company-period's data points, by point id. Call only for an account that bought it. */
+export async function loadTraceValues(
+  db: Kysely<Database>,
+  table: string,
+  companyId: string,
+  period: number,
+): Promise<Map<string, TraceValues>> {
+  const rows = await db
+    .selectFrom(figureTable(table))
+    .select(['point_id', 'value_usd', 'original_value', 'original_ccy', 'fx_rate', 'fx_source'])
+    .where('company_id', '=', companyId)
+    .where('reporting_period', '=', period)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.point_id,
+      {
+        valueUsd: Number(r.value_usd),
+        originalValue: r.original_value === null ? null : Number(r.original_value),
+        originalCcy: r.original_ccy,
+        fxRate: r.fx_rate,
+        fxSource: r.fx_source,
+      },
+    ]),
+  );
+}

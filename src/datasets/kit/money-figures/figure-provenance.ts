@@ -1,0 +1,162 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { CURRENCIES } from '../../../money/currencies.js';
+import { documentProvenance, documentProvenanceSchema } from '../document-provenance.js';
+import type { TraceFacts, TraceValues } from './figure-facts.js';
+import type { MoneyFigureSpec } from './money-figure-spec.js';
+
+const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
+
+/**
+ * A figure's provenance as JSON (DESIGN §11.3): where it comes from, for anyone; what it is
+ * worth, only for an account that bought its company-period (`values` is null otherwise).
+ */
+export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
+  return Type.Object(
+    {
+      data_point_id: Type.String({ format: 'uuid' }),
+      company_id: Type.String({ format: 'uuid' }),
+      company_name: Type.String(),
+      metric: Type.Literal(spec.metric),
+      concept: Type.Union([Type.String(), Type.Null()], {
+        description: "The source's own name for the figure (e.g. an XBRL concept) where the import recorded one; null otherwise.",
+      }),
+      reporting_period: Type.Integer(),
+      period: Type.Union(
+        [
+          Type.Object(
+            {
+              start: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+                description: 'First day of the period; null when the source gave only its length.',
+              }),
+              end: Type.String({ format: 'date' }),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'The period the figure covers, where the source dated it (a filed figure); null otherwise.' },
+      ),
+      filing: Type.Union(
+        [
+          Type.Object(
+            {
+              form: Type.Union([Type.String(), Type.Null()], { description: 'The SEC form, e.g. 10-K.' }),
+              accession: Type.Union([Type.String(), Type.Null()], { description: 'The SEC accession number.' }),
+              filed_on: Type.String({ format: 'date' }),
+              main_document_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+                description: "The filing's main document (its primary HTML, from SEC submissions); null when not recorded.",
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'The filing a figure was read from (SEC ingestion); null for an imported figure.' },
+      ),
+      candidates: Type.Array(
+        Type.Object(
+          {
+            concept: Type.String({ description: `Another ${spec.wording.concept} the filing tagged for the period.` }),
+            value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description: `The other ${spec.wording.concept}s the same filing tagged for the same period, in order of preference: why \`concept\` was chosen. Empty for an imported figure.`,
+        },
+      ),
+      confirmed_by: Type.Array(
+        Type.Object(
+          {
+            document_id: Type.String({ format: 'uuid' }),
+            title: Type.String(),
+            source_url: Type.String(),
+            published_on: Type.String({ format: 'date' }),
+            value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed there; null unless values_included.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            'Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement.',
+        },
+      ),
+      document: documentProvenanceSchema({ sourceUrl: 'Where the source document is published.' }),
+      original_ccy: Currency,
+      values_included: Type.Boolean({ description: 'True when the caller’s account bought this company-period.' }),
+      values: Type.Union(
+        [
+          Type.Object(
+            {
+              value: Type.Integer({ description: spec.wording.value }),
+              ccy: Type.Literal('USD'),
+              original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'As reported, in original_ccy.' }),
+              original_ccy: Currency,
+              fx_rate: Type.String({ description: 'USD per unit of original_ccy, an exact decimal; "1" for USD.' }),
+              fx_source: Type.String({ description: 'Where the FX rate comes from.' }),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'The figures; null unless the caller’s account bought this company-period.' },
+      ),
+      traceability_source_url: Type.String({ format: 'uri', description: 'The human-readable page of this data point.' }),
+    },
+    { additionalProperties: false, title: spec.wording.provenanceTitle },
+  );
+}
+
+/** The provenance answer of a figure: values only when given (an account that bought it). */
+export function provenanceOf(
+  spec: MoneyFigureSpec,
+  facts: TraceFacts,
+  values: TraceValues | undefined,
+  publicUrl: string,
+): Record<string, unknown> {
+  const d = facts.document;
+  return {
+    data_point_id: facts.pointId,
+    company_id: facts.companyId,
+    company_name: facts.companyName,
+    metric: spec.metric,
+    concept: facts.filing?.concept ?? null,
+    reporting_period: facts.period,
+    period: facts.filing === null ? null : { start: facts.filing.periodStart, end: facts.filing.periodEnd },
+    filing:
+      facts.filing === null
+        ? null
+        : {
+            form: facts.filing.form,
+            accession: facts.filing.accession,
+            filed_on: facts.filing.filed,
+            main_document_url: facts.filing.mainDocumentUrl,
+          },
+    candidates: (facts.filing?.candidates ?? []).map((c) => ({
+      concept: c.concept,
+      value: values === undefined ? null : c.value,
+    })),
+    confirmed_by: (facts.filing?.confirmedBy ?? []).map((c) => ({
+      document_id: c.document.documentId,
+      title: c.document.title,
+      source_url: c.document.sourceUrl,
+      published_on: c.document.publishedOn,
+      value: values === undefined ? null : c.value,
+    })),
+    document: documentProvenance(d),
+    original_ccy: facts.originalCcy,
+    values_included: values !== undefined,
+    values:
+      values === undefined
+        ? null
+        : {
+            value: values.valueUsd,
+            ccy: 'USD',
+            original_value: values.originalValue,
+            original_ccy: values.originalCcy,
+            fx_rate: values.fxRate,
+            fx_source: values.fxSource,
+          },
+    traceability_source_url: `${publicUrl}/trace/${facts.pointId}`,
+  };
+}

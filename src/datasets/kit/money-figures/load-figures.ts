@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { CompanyData } from '../../period-data.js';
+import type { MoneyRecord } from './figure-record.js';
+import { figureTableAsP } from './figure-table.js';
+import type { MoneyFigureSpec } from './money-figure-spec.js';
+
+/**
+ * The dataset's loader: one company's processed financial documents and figures (two indexed
+ * queries). Only a financial document makes a period (DESIGN §1.4): a sustainability report never does.
+ */
+export function figureLoader<M extends string>(
+  spec: MoneyFigureSpec & { metric: M },
+): (db: Kysely<Database>, companyId: string, publicUrl: string) => Promise<CompanyData<MoneyRecord<M>>> {
+  const table = figureTableAsP(spec.table);
+  return (db, companyId, publicUrl) => loadFigures(db, table, spec.metric, companyId, publicUrl);
+}
+
+async function loadFigures<M extends string>(
+  db: Kysely<Database>,
+  table: 'revenue_points as p',
+  metric: M,
+  companyId: string,
+  publicUrl: string,
+): Promise<CompanyData<MoneyRecord<M>>> {
+  const [documents, points] = await Promise.all([
+    db
+      .selectFrom('documents')
+      .select(['reporting_period'])
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'processed')
+      .where('kind', '=', 'financial')
+      .execute(),
+    db
+      .selectFrom(table)
+      .innerJoin('documents as d', 'd.document_id', 'p.document_id')
+      .select([
+        'p.point_id',
+        'p.reporting_period',
+        'p.value_usd',
+        'p.original_value',
+        'p.original_ccy',
+        'p.document_id',
+        'd.published_on',
+      ])
+      .where('p.company_id', '=', companyId)
+      .where('d.status', '=', 'processed')
+      .execute(),
+  ]);
+  const records = new Map<number, MoneyRecord<M>[]>();
+  for (const d of documents) if (!records.has(d.reporting_period)) records.set(d.reporting_period, []);
+  for (const p of points) {
+    const list = records.get(p.reporting_period) ?? [];
+    list.push({
+      year_of_disclosure: Number(p.published_on.slice(0, 4)),
+      reporting_period: p.reporting_period,
+      metric,
+      value: p.value_usd,
+      ccy: 'USD',
+      original_value: p.original_value,
+      original_ccy: p.original_ccy,
+      company_id: companyId,
+      document_id: p.document_id,
+      traceability_source_url: `${publicUrl}/trace/${p.point_id}`,
+    });
+    records.set(p.reporting_period, list);
+  }
+  for (const list of records.values()) {
+    list.sort(
+      (a, b) =>
+        a.year_of_disclosure - b.year_of_disclosure ||
+        (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0),
+    );
+  }
+  const periods = [...records.keys()].sort((a, b) => b - a);
+  return { periods, records };
+}

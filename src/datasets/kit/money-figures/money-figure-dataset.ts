@@ -1,0 +1,50 @@
+import type { Dataset } from '../../dataset.js';
+import { figureBundle } from './figure-bundle.js';
+import { loadTraceFacts, loadTraceValues } from './figure-facts.js';
+import { figureProvenanceSchema, provenanceOf } from './figure-provenance.js';
+import { type MoneyRecord, moneyRecordSchema } from './figure-record.js';
+import { figureTracePage } from './figure-trace-page.js';
+import { figureLoader } from './load-figures.js';
+import { figureMock } from './mock-figures.js';
+import type { MoneyFigureSpec } from './money-figure-spec.js';
+
+/** What a money figure dataset says beyond its {@link MoneyFigureSpec}: the declaration's own words. */
+export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'route'>;
+
+/**
+ * A dataset of money figures per company-period from documents, from its declaration: records,
+ * loader, mock, trace page and provenance all come from the kit, reading the spec's figure table.
+ */
+export function moneyFigureDataset<M extends string>(
+  spec: MoneyFigureSpec & { metric: M },
+  declaration: MoneyFigureDeclaration,
+): Dataset<MoneyRecord<M>> {
+  return {
+    name: spec.dataset,
+    ...declaration,
+    recordSchema: moneyRecordSchema(spec),
+    provenanceSchema: figureProvenanceSchema(spec),
+    prices: spec.prices,
+    pointsTable: spec.table,
+    ...(spec.bundleFile === undefined ? {} : { bundle: figureBundle(spec, spec.bundleFile) }),
+    load: figureLoader(spec),
+    mock: figureMock(spec),
+    async trace(db, id) {
+      const facts = await loadTraceFacts(db, spec.table, id);
+      if (facts === undefined) return undefined;
+      const values = () => loadTraceValues(db, spec.table, facts.companyId, facts.period);
+      return {
+        subject: { companyId: facts.companyId, period: facts.period },
+        served: facts.document.status === 'processed',
+        async page(access, publicUrl) {
+          if (access !== 'bought') return figureTracePage(spec, declaration.route.path, facts, { kind: access }, publicUrl);
+          return figureTracePage(spec, declaration.route.path, facts, { kind: 'bought', values: await values() }, publicUrl);
+        },
+        async provenance(access, publicUrl) {
+          const shown = access === 'bought' ? (await values()).get(facts.pointId) : undefined;
+          return provenanceOf(spec, facts, shown, publicUrl);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { DatasetPrices } from '../../dataset.js';
+
+/**
+ * What a "money figure per company-period from documents" dataset declares (revenues, net
+ * income): the kit turns it into the loader, mock, trace page and provenance. Its figures live in
+ * a table of their own with exactly the columns of `revenue_points` ({@link createFigureTable}).
+ */
+export interface MoneyFigureSpec {
+  /** The dataset's name: the purchase key, the ledger's endpoint, the buy link. */
+  readonly dataset: string;
+  /** The figure table (columns as `revenue_points`). */
+  readonly table: string;
+  /** The records' `metric` text, also the trace page's title ("Total Revenue"). */
+  readonly metric: string;
+  /**
+   * The key of its point ids (`{pointKey}-point:{document}:{period}`, {@link figurePointId}): its
+   * own, so no id of one dataset is another's (the trace route asks each dataset in turn).
+   */
+  readonly pointKey: string;
+  /** Seed of the test token's figures, so each dataset's mock differs. */
+  readonly mockSeed: string;
+  /** What the mock serves: `value` in USD per seed draw; a dataset whose figures may be negative says so. */
+  readonly mockSign?: 'positive' | 'either';
+  readonly prices: DatasetPrices;
+  /**
+   * Its bundle file (`net_income.csv`), staged, checked, applied and exported by the kit
+   * ({@link figureBundle}); none for revenues, whose `revenues.csv` is still one of the core files.
+   */
+  readonly bundleFile?: string;
+  /** The words of the record schema, the provenance schema and the trace page. */
+  readonly wording: {
+    /** Schema titles: the OpenAPI document names them. */
+    recordTitle: string;
+    provenanceTitle: string;
+    /** `value`'s description ("Total revenue in USD."). */
+    value: string;
+    /** `original_value`'s description in a record ("Revenue as reported, in original_ccy."). */
+    originalValue: string;
+    /** What the buy offer calls the dataset ("revenues"). */
+    offerLabel: string;
+    /** The concepts a filing tags for this figure, in words ("revenue concept"). */
+    concept: string;
+    /** How the concept and the period were chosen, shown under a filed figure. */
+    conceptRule: string;
+  };
+}

@@ -1,0 +1,54 @@
+import type { Dataset } from '../datasets/dataset.js';
+import { type Html, html, page } from '../web/html.js';
+import type { Coverage } from './coverage-query.js';
+
+const NUMBER = new Intl.NumberFormat('en-US');
+const n = (v: number) => NUMBER.format(v);
+const plural = (v: number, noun: string) => `${n(v)} ${noun}${v === 1 ? '' : 's'}`;
+
+function datasetRows(datasets: readonly Dataset[], coverage: Coverage): Html {
+  return html`${datasets.map((d) => {
+    const c = coverage.datasets.get(d.name);
+    const years =
+      c === undefined || c.firstYear === null
+        ? '—'
+        : c.firstYear === c.lastYear
+          ? `${c.firstYear}`
+          : `${c.firstYear}–${c.lastYear}`;
+    return html`<tr><td data-label="Dataset"><code>${d.route.path}</code><br>${d.label}</td>
+<td data-label="Companies" class="num">${c === undefined ? 'derived' : n(c.companies)}</td><td data-label="Years">${c === undefined ? 'where both exist' : years}</td>
+<td data-label="Figures" class="num">${c === undefined ? '—' : n(c.points)}</td><td data-label="Subscription"><code>${d.subscription}</code></td></tr>`;
+  })}`;
+}
+
+/** The public home page: what the service covers, a first call, and the ways in (console, reference). */
+export function homePage(datasets: readonly Dataset[], coverage: Coverage, publicUrl: string, testToken: string): string {
+  const body = html`<h1>Corporate data, traceable to the source</h1>
+<p>corpdata serves the revenue of listed companies standardized to USD (with the value and currency as reported) and the
+greenhouse-gas emissions they report, every figure linked to the document it comes from; and it finds companies by name,
+ticker, ISIN, LEI or CIK.</p>
+<h2>Coverage</h2>
+<ul class="stats" aria-label="Coverage in numbers">
+<li><strong>${n(coverage.companies)}</strong> companies</li>
+<li><strong>${n(coverage.listings)}</strong> listings on ${n(coverage.exchanges)} exchanges</li>
+<li><strong>${n(coverage.countries)}</strong> ${coverage.countries === 1 ? 'country' : 'countries'}</li>
+<li><strong>${n(coverage.secFilings + coverage.otherDocuments)}</strong> source documents</li>
+</ul>
+<table class="cards"><caption>Datasets</caption>
+<thead><tr><th scope="col">Dataset</th><th scope="col" class="num">Companies</th><th scope="col">Years</th><th scope="col" class="num">Figures</th><th scope="col">Subscription</th></tr></thead>
+<tbody>${datasetRows(datasets, coverage)}</tbody></table>
+<p>Sources: ${plural(coverage.secFilings, 'SEC filing')} (XBRL, read as filed) and ${plural(coverage.otherDocuments, 'other document')}
+(annual and sustainability reports, open data sets transcribing them) from ${plural(coverage.sourceSites, 'site')}; exchange rates from
+the IMF, the Federal Reserve and the ECB.</p>
+<h2>Explore it</h2>
+<p>Sign in to your <a href="/account">account</a> to search companies, see which periods each dataset has, buy them, and look at
+the figures as charts and tables, each linked to its source. Programs use the <a href="/docs">API reference</a>
+(or the <a href="/api/v1/openapi.json">OpenAPI document</a>).</p>
+<h2>First call</h2>
+<p>Try the API with the public test token (free, mock data):</p>
+<pre tabindex="0" role="region" aria-label="Example call with the test token"><code>curl -H "Authorization: Bearer ${testToken}" \\
+  "${publicUrl}/api/v1/revenues?ticker=AAPL&amp;reporting_period=-1"</code></pre>
+<p>For real data, use an API key from your <a href="/account">account</a>. Every call is billed in credits:
+25 for the first access to a company-period, 1 for a repeat or a period without data, 1 for a search, 100 for the company list.</p>`;
+  return page('Corporate data API', body);
+}

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { TEST_TOKEN } from '../auth/test-token.js';
+import { finishDocument } from '../http/openapi-document.js';
+import { sendPage } from '../http/respond.js';
+import { page } from '../web/html.js';
+import { type Coverage, loadCoverage } from './coverage-query.js';
+import { homePage } from './home-page.js';
+import { type OpenApiDocument, renderReference } from './reference.js';
+
+/** `/` and `/docs`: public pages, no credentials. */
+export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    // Coverage is counted once per data version: an import anywhere drops it.
+    let coverage: Promise<Coverage> | undefined;
+    ctx.onDataChange(() => {
+      coverage = undefined;
+    });
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+      coverage ??= loadCoverage(ctx.db.kysely, ctx.datasets).catch((error: unknown) => {
+        coverage = undefined;
+        throw error;
+      });
+      return sendPage(reply, 200, homePage(ctx.datasets, await coverage, ctx.config.publicUrl, TEST_TOKEN));
+    });
+    // The page is drawn from the document as served (examples, named schemas), built once per
+    // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens.
+    let served: { publicUrl: string; page: string } | undefined;
+    app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
+      const publicUrl = ctx.config.publicUrl;
+      if (served?.publicUrl !== publicUrl) {
+        const doc = finishDocument(
+          app.swagger(),
+          ctx.datasets,
+          publicUrl,
+          publicUrl,
+          ctx.config.rateLimit !== null,
+        ) as OpenApiDocument;
+        served = { publicUrl, page: page('API reference', renderReference(doc)) };
+      }
+      return sendPage(reply, 200, served.page);
+    });
+  };
+}

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpdata } from './support/cli.js';
+import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
 const ESEF = fileURLToPath(new URL('./fixtures/esef/', import.meta.url));
 const SPANISH = join(ESEF, 'xbrl-json', 'spanish-financials-etl');
@@ -195,16 +196,29 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
         source: 'esef',
         source_key: `${ENDESA}-2024-12-31-ESEF-ES-0`,
         source_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/ixbrlviewer.html`,
-        // What the trace page shows of the fact: its id in the report, its precision, the report's identity and links.
-        source_detail: JSON.stringify({
-          fact_id: 'Tag4',
-          decimals: '-6',
-          lei: ENDESA,
-          fxo_id: `${ENDESA}-2024-12-31-ESEF-ES-0`,
-          report_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/${ENDESA}-2024-12-31-0-es.xhtml`,
-          viewer_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/ixbrlviewer.html`,
-          json_url: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es.json`,
-        }),
+        // What the trace page shows of the fact, as the ESEF source words it.
+        source_detail: JSON.stringify([
+          { label: 'LEI', value: ENDESA, kind: 'code' },
+          { label: 'fxo_id', value: `${ENDESA}-2024-12-31-ESEF-ES-0`, kind: 'code' },
+          { label: 'Fact id', value: 'Tag4', kind: 'code' },
+          { label: 'Unit', value: 'iso4217:EUR', kind: 'code' },
+          { label: 'Decimals', value: '-6 (precision as tagged, not a scale)' },
+          {
+            label: 'Report',
+            value: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/${ENDESA}-2024-12-31-0-es.xhtml`,
+            kind: 'link',
+          },
+          {
+            label: 'Viewer',
+            value: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/ixbrlviewer.html`,
+            kind: 'link',
+          },
+          {
+            label: 'xBRL-JSON',
+            value: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es.json`,
+            kind: 'link',
+          },
+        ]),
       },
       expect.objectContaining({ name: 'Endesa, S.A.', reporting_period: 2024, original_value: 20_935_000_000 }),
       // A fiscal year ending 31 January 2024 is reporting period 2024 (DESIGN §10.4); its LEI is now recorded.
@@ -312,5 +326,47 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     const summary = again.json<Summary>();
     expect(summary).toMatchObject({ companies_matched: 1, data_points: 1, restatements: 1, skipped: { no_fx_rate: 1 } });
     expect(summary.skipped.undated_report).toBeUndefined();
+  });
+  it("shows an ESEF figure's concept, LEI, fxo_id, fact id, period, unit and decimals on its trace page; the value only to a buyer", async () => {
+    const password = 'esef trace password';
+    const account = await t.account({ password });
+    const client = new ConsoleClient(t.url);
+    expect((await client.signIn(account.email, password)).status).toBe(303);
+    const endesa = '20000000-0000-4000-8000-000000000001';
+    // A 2023 trace id, as the revenues answer gives it (the call buys the company-period).
+    const { rows } = await sql<{ point_id: string }>`select point_id from revenue_points p
+      where p.company_id = ${endesa} and p.reporting_period = 2023`.execute(t.db.kysely);
+    const path = `/trace/${rows[0]?.point_id}`;
+    const fxo = `${ENDESA}-2024-12-31-ESEF-ES-0`;
+    const viewer = `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/ixbrlviewer.html`;
+    const report = `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es/reports/${ENDESA}-2024-12-31-0-es.xhtml`;
+    const publicFacts = [
+      '<code>ifrs-full:Revenue</code>',
+      `<code>${ENDESA}</code>`,
+      `<code>${fxo}</code>`,
+      '<code>Tag4</code>',
+      '2023-01-01 to 2023-12-31',
+      '<code>iso4217:EUR</code>',
+      '-6 (precision as tagged, not a scale)',
+      `href="${viewer}"`,
+      `href="${report}"`,
+      'ENDESA SA: ESEF annual report for the year ending 2024-12-31',
+    ];
+    const before = await client.get(path);
+    expect(before.status).toBe(200);
+    for (const text of publicFacts) expect(before.text).toContain(text);
+    expect(before.text).toContain('has not bought the revenues of Endesa, S.A., 2023');
+    expect(before.text).not.toContain('25,070,000,000');
+    // SEC's own fields have no place on an ESEF figure's page.
+    expect(before.text).not.toContain('Accession number');
+
+    const paid = await t.get(`/api/v1/revenues?company_id=${endesa}&reporting_period=2023`, account.key);
+    expect(paid.status).toBe(200);
+    expect(paid.json<Array<{ traceability_source_url: string }>>().map((r) => r.traceability_source_url)).toEqual([
+      `${PUBLIC_URL}${path}`,
+    ]);
+    const after = await client.get(path);
+    for (const text of publicFacts) expect(after.text).toContain(text);
+    expect(after.text).toContain('25,070,000,000 EUR');
   });
 });

@@ -1,5 +1,5 @@
 import { stableId } from '../core/stable-id.js';
-import type { FiledFact, Filer, FilingSource } from '../filings/source.js';
+import type { FiledFact, Filer, FilingSource, SourceTraceField } from '../filings/source.js';
 import type { EsefFiler, EsefFiling } from './esef-filers.js';
 
 /** Every ESEF report is one form: an annual financial report (DESIGN §14). */
@@ -23,16 +23,21 @@ export function countryName(code: string): string | undefined {
 
 /**
  * A report's fact as the shared pipeline takes it: the report's key stands for SEC's accession;
- * what its trace shows beyond the shared fields (DESIGN §14.7) goes with it as its detail.
+ * what its trace page shows beyond the shared fields (DESIGN §14.7) goes with it.
  */
 function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts'][number]): FiledFact {
-  const detail: Record<string, string> = { fact_id: fact.id };
-  if (fact.decimals !== null) detail.decimals = String(fact.decimals);
-  if (filer.lei !== null) detail.lei = filer.lei;
-  if (filing.fxoId !== null) detail.fxo_id = filing.fxoId;
-  if (filing.reportUrl !== null) detail.report_url = filing.reportUrl;
-  if (filing.viewerUrl !== null) detail.viewer_url = filing.viewerUrl;
-  if (filing.jsonUrl !== null) detail.json_url = filing.jsonUrl;
+  const trace: SourceTraceField[] = [];
+  const add = (label: string, value: string | null, kind?: SourceTraceField['kind']) => {
+    if (value !== null) trace.push(kind === undefined ? { label, value } : { label, value, kind });
+  };
+  add('LEI', filer.lei, 'code');
+  add('fxo_id', filing.fxoId ?? `none: not in the index (report ${filing.key})`, filing.fxoId === null ? undefined : 'code');
+  add('Fact id', fact.id, 'code');
+  add('Unit', `iso4217:${fact.currency}`, 'code');
+  add('Decimals', fact.decimals === null ? 'not given' : `${fact.decimals} (precision as tagged, not a scale)`);
+  add('Report', filing.reportUrl, 'link');
+  add('Viewer', filing.viewerUrl, 'link');
+  add('xBRL-JSON', filing.jsonUrl, 'link');
   return {
     concept: fact.concept,
     start: fact.start,
@@ -42,7 +47,7 @@ function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts
     accession: filing.key,
     form: ESEF_FORM,
     filed: filing.publishedOn ?? '',
-    detail,
+    trace,
   };
 }
 

@@ -17,7 +17,7 @@ import {
   type StoredFigure,
   selectFiguresAndConfirmations,
 } from './select-figures.js';
-import type { FiledFact, Filer, FilingSource } from './source.js';
+import { type FiledFact, type Filer, type FilingSource, traceFieldsText } from './source.js';
 
 /** What one figure spec got from an ingest. */
 export interface FigureCounts {
@@ -273,7 +273,7 @@ async function stageSpec(
       fact.end,
       candidatesText(candidates),
       confirmedBy.get(key)?.join(' ') ?? null,
-      fact.detail === undefined ? null : JSON.stringify(fact.detail),
+      traceFieldsText(fact.trace),
       out.nextLine(),
     ]);
     confirmedBy.delete(key);

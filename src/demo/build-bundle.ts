@@ -226,6 +226,7 @@ interface FigureRow {
   end?: string;
   candidates?: string | null;
   confirmedBy?: string | null;
+  sourceDetail?: string | null;
 }
 
 /** By company, period, then document: the order of every figures file. */
@@ -250,6 +251,7 @@ const figureRow = (f: FigureRow): string[] => [
   f.end ?? '',
   f.candidates ?? '',
   f.confirmedBy ?? '',
+  f.sourceDetail ?? '',
 ];
 
 const [sourceDir, outDir] = process.argv.slice(2);

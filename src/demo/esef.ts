@@ -10,6 +10,7 @@ import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { nameMatchKey } from '../ingest/filings/match-company.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import { type SelectionRules, type SkipReason, selectFiguresAndConfirmations } from '../ingest/filings/select-figures.js';
+import { traceFieldsText } from '../ingest/filings/source.js';
 import { isCurrency } from '../revenues/currencies.js';
 import type { DemoCompany } from './companies.js';
 import type { FiledFigure } from './filings.js';
@@ -168,6 +169,7 @@ export async function esefFigures(
           end: fact.end,
           candidates: candidatesText(candidates),
           confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
+          sourceDetail: traceFieldsText(fact.trace),
         });
       }
     }

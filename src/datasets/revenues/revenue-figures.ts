@@ -37,6 +37,7 @@ export const revenueFigures: FigureSpec = {
     'period_end',
     'candidates',
     'confirmed_by',
+    'source_detail',
   ],
   pointId,
 };

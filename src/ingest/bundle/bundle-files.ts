@@ -14,14 +14,16 @@ export type BundleFile = keyof typeof BUNDLE_FILES;
  * accession number and main document (`ingest sec-submissions`), a document's kind (`financial`,
  * the default, or `sustainability`), a filed figure's concept and period, the other revenue
  * concepts its filing tagged (`candidates`) and the later documents that repeated it rounded
- * (`confirmed_by`). Bundles written before lack them and still import; export always writes them.
+ * (`confirmed_by`), and what its source shows on its trace page (`source_detail`: a JSON list of
+ * labelled fields, an ESEF figure's LEI, fxo_id, fact id…). Bundles written before lack them and
+ * still import; export always writes them.
  */
 export const OPTIONAL_COLUMNS: Readonly<Record<BundleFile, readonly string[]>> = {
   'fx_rates.csv': [],
   'companies.csv': ['cik'],
   'listings.csv': [],
   'documents.csv': ['form', 'accession', 'kind', 'main_document_url'],
-  'revenues.csv': ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by'],
+  'revenues.csv': ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by', 'source_detail'],
 };
 
 /** Every column export writes for a file: its own, then the optional ones. */

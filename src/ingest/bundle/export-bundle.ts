@@ -152,6 +152,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
     period_end: string | null;
     candidates: string | null;
     confirmed_by: string | null;
+    source_detail: string | null;
   }>((after) => {
     let q = db
       .selectFrom('revenue_points')
@@ -168,6 +169,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
         'period_end',
         'candidates',
         'confirmed_by',
+        'source_detail',
       ]);
     if (after !== undefined) q = q.where('point_id', '>', after.point_id);
     return q.orderBy('point_id').limit(PAGE).execute();
@@ -185,6 +187,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
       p.period_end,
       p.candidates,
       p.confirmed_by,
+      p.source_detail,
     ]);
     summary.revenues++;
   }

@@ -73,7 +73,7 @@ function stageRevenue(v: Record<string, string>, rates: Rates): Checked<unknown[
  * checked, converted to USD with the rate of its currency and year (the database's, or one the
  * bundle's fx_rates.csv gave above it), keyed by `idOf(document, period)`. The stage's columns:
  * point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd,
- * rate_currency, concept, period_start, period_end, candidates, confirmed_by.
+ * rate_currency, concept, period_start, period_end, candidates, confirmed_by, source_detail.
  */
 export function stageMoneyFigure(
   v: Readonly<Record<string, string>>,
@@ -119,6 +119,7 @@ export function stageMoneyFigure(
       r.periodEnd,
       r.candidates,
       r.confirmedBy,
+      r.sourceDetail,
     ],
   };
 }

@@ -40,17 +40,18 @@ export async function applyStage(db: StageDb): Promise<void> {
           source_key = case when documents.source = 'bundle' and excluded.accession is not null then excluded.accession else documents.source_key end`,
     // A figure's rate is its currency-year's; a USD figure's is USD_RATE (no stage_rates row).
     sql`insert into revenue_points (point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd, fx_rate, fx_source,
-          concept, period_start, period_end, candidates, confirmed_by)
+          concept, period_start, period_end, candidates, confirmed_by, source_detail)
         select s.point_id, s.company_id, s.document_id, s.reporting_period, s.original_value, s.original_ccy, s.value_usd,
           coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start, s.period_end,
-          s.candidates, s.confirmed_by
+          s.candidates, s.confirmed_by, s.source_detail
         from stage_revenues s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
         on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
           original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate, fx_source = excluded.fx_source,
           concept = coalesce(excluded.concept, revenue_points.concept), period_start = coalesce(excluded.period_start, revenue_points.period_start),
           period_end = coalesce(excluded.period_end, revenue_points.period_end),
           candidates = coalesce(excluded.candidates, revenue_points.candidates),
-          confirmed_by = coalesce(excluded.confirmed_by, revenue_points.confirmed_by)`,
+          confirmed_by = coalesce(excluded.confirmed_by, revenue_points.confirmed_by),
+          source_detail = coalesce(excluded.source_detail, revenue_points.source_detail)`,
   ];
   for (const s of statements) await s.execute(db);
 }

@@ -48,6 +48,7 @@ export type StageTables = {
     period_end: string | null;
     candidates: string | null;
     confirmed_by: string | null;
+    source_detail: string | null;
     line: number;
   };
   /** Every rate the import converted with, from the database or the bundle: a few thousand rows at most. */
@@ -90,6 +91,7 @@ export const STAGE_COLUMNS = {
     'period_end',
     'candidates',
     'confirmed_by',
+    'source_detail',
     'line',
   ],
   stage_rates: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
@@ -103,7 +105,7 @@ export async function createStage(db: Kysely<Database>): Promise<StageDb> {
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
     sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, main_document_url text, line integer)`,
-    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, candidates text, confirmed_by text, line integer)`,
+    sql`create temporary table stage_revenues (point_id text, company_id text, document_id text, reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text, candidates text, confirmed_by text, source_detail text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];
   await dropStage(db);

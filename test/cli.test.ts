@@ -1,9 +1,20 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
+import { DATASETS, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, TEST_SECRET } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
+
+/** Every migration of src/db/migrations, in order: a fresh database runs them all. */
+const MIGRATIONS = readdirSync(fileURLToPath(new URL('../src/db/migrations/', import.meta.url)))
+  .filter((f) => /^[0-9]{3}-[a-z0-9-]+\.ts$/.test(f) && !f.endsWith('.test.ts'))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .sort();
+/** A subscription that is not the first (the legacy `subscription` field reports only that one). */
+const LATER = SUBSCRIPTIONS.at(-1) ?? '';
 
 describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
   let database: TestDatabase;
@@ -15,24 +26,8 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     env = { CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off', CORPDATA_SYNC_INTERVAL_MS: '100' };
     const migrated = await corpdata(['migrate'], env);
     expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.json()).toEqual({
-      migrated: [
-        '001-initial',
-        '002-sec-filings',
-        '003-datasets',
-        '004-ledger-rowid',
-        '005-charge-function',
-        '006-charge-all',
-        '007-document-kind',
-        '008-filing-main-document',
-        '009-ledger-detail',
-        '010-document-source',
-        '011-esef-index',
-        '012-sync-state',
-        '013-figure-source-detail',
-      ],
-      seeded: null,
-    });
+    expect(MIGRATIONS.length).toBeGreaterThan(7);
+    expect(migrated.json()).toEqual({ migrated: MIGRATIONS, seeded: null });
     const imported = await corpdata(['import', FIXTURE_BUNDLE], env);
     expect(imported.code, imported.stderr).toBe(0);
     server = await startServer(env, await freePort());
@@ -55,7 +50,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(Object.keys(account).sort()).toEqual(['account_id', 'balance', 'email']);
     expect(account).toMatchObject({ email: `Ops-${dialect}@Example.com`, balance: 50 });
     const byEmail = await corpdata(['accounts', 'show', account.email.toLowerCase()], env);
-    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues', subscriptions: ['revenues', 'ghg'] });
+    expect(byEmail.json()).toEqual({ ...account, subscription: 'revenues', subscriptions: SUBSCRIPTIONS });
     const byId = await corpdata(['accounts', 'show', account.account_id], env);
     expect(byId.json()).toEqual(byEmail.json());
     const granted = await corpdata(['credits', 'grant', account.email, '25'], env);
@@ -66,30 +61,31 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
       subscription: 'none',
       subscriptions: [],
     });
-    const ghgOnly = await corpdata(
-      ['accounts', 'create', '--email', `ghg-${dialect}@example.com`, '--subscriptions', 'ghg'],
+    const laterOnly = await corpdata(
+      ['accounts', 'create', '--email', `later-${dialect}@example.com`, '--subscriptions', LATER],
       env,
     );
-    expect(ghgOnly.code, ghgOnly.stderr).toBe(0);
-    expect((await corpdata(['accounts', 'show', `ghg-${dialect}@example.com`], env)).json()).toMatchObject({
+    expect(laterOnly.code, laterOnly.stderr).toBe(0);
+    expect((await corpdata(['accounts', 'show', `later-${dialect}@example.com`], env)).json()).toMatchObject({
       subscription: 'none',
-      subscriptions: ['ghg'],
+      subscriptions: [LATER],
     });
-    const both = await corpdata(
-      ['accounts', 'create', '--email', `both-${dialect}@example.com`, '--subscriptions', 'ghg,revenues'],
+    // Given in any order, held in the one order every answer uses.
+    const all = await corpdata(
+      ['accounts', 'create', '--email', `all-${dialect}@example.com`, '--subscriptions', [...SUBSCRIPTIONS].reverse().join(',')],
       env,
     );
-    expect(both.code, both.stderr).toBe(0);
-    expect((await corpdata(['accounts', 'show', `both-${dialect}@example.com`], env)).json()).toMatchObject({
+    expect(all.code, all.stderr).toBe(0);
+    expect((await corpdata(['accounts', 'show', `all-${dialect}@example.com`], env)).json()).toMatchObject({
       subscription: 'revenues',
-      subscriptions: ['revenues', 'ghg'],
+      subscriptions: SUBSCRIPTIONS,
     });
   });
 
   it('refuses an unknown subscription, and --no-subscription beside --subscriptions, in one line on stderr', async () => {
     for (const args of [
-      ['accounts', 'create', '--email', `s-${dialect}@example.com`, '--subscriptions', 'revenues,carbon'],
-      ['accounts', 'create', '--email', `t-${dialect}@example.com`, '--no-subscription', '--subscriptions', 'ghg'],
+      ['accounts', 'create', '--email', `s-${dialect}@example.com`, '--subscriptions', `${SUBSCRIPTIONS[0]},carbon`],
+      ['accounts', 'create', '--email', `t-${dialect}@example.com`, '--no-subscription', '--subscriptions', LATER],
     ]) {
       const r = await corpdata(args, env);
       expect(r.code, args.join(' ')).not.toBe(0);
@@ -161,31 +157,51 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
     expect(status).toBe(401);
   });
 
-  it('subscribes and unsubscribes an existing account, honoured by a running server within a second', async () => {
-    const email = `subs-${dialect}@example.com`;
-    await corpdata(['accounts', 'create', '--email', email, '--credits', '100', '--subscriptions', 'revenues'], env);
-    const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
-    const call = () => apiGet(server.url, '/api/v1/ghg-emissions/periods?ticker=BETA', api_key);
-    expect((await call()).status).toBe(403);
-    const subscribed = await corpdata(['accounts', 'subscribe', email, 'ghg'], env);
-    expect(subscribed.code, subscribed.stderr).toBe(0);
-    expect(subscribed.json()).toMatchObject({ email, subscriptions: ['revenues', 'ghg'] });
-    const until = async (status: number) => {
-      const deadline = Date.now() + 1000;
-      let got = (await call()).status;
-      while (got !== status && Date.now() < deadline) got = (await call()).status;
-      return got;
-    };
-    expect(await until(200)).toBe(200);
-    const unsubscribed = await corpdata(['accounts', 'unsubscribe', email, 'ghg,revenues'], env);
-    expect(unsubscribed.json()).toMatchObject({ subscriptions: [], subscription: 'none' });
-    expect(await until(403)).toBe(403);
-    // An unknown subscription changes nothing and says so in one line.
-    const bad = await corpdata(['accounts', 'subscribe', email, 'carbon'], env);
-    expect([bad.code === 0, bad.stdout]).toEqual([false, '']);
-    expect(bad.stderr).toMatch(/^corpdata: unknown subscription carbon[^\n]*\n$/);
-    expect((await corpdata(['accounts', 'show', email], env)).json()).toMatchObject({ subscriptions: [] });
-  });
+  // One dataset of each subscription but the first (which the other tests use): each CLI run starts Node.
+  it.each(SUBSCRIPTIONS.slice(1).flatMap((s) => DATASETS.find((d) => d.subscription === s) ?? []))(
+    'subscribes and unsubscribes an existing account to $subscription ($name), honoured by a running server within a second',
+    async (d) => {
+      const email = `subs-${d.name}-${dialect}@example.com`;
+      const others = SUBSCRIPTIONS.filter((s) => s !== d.subscription);
+      await corpdata(['accounts', 'create', '--email', email, '--credits', '100', '--subscriptions', others.join(',')], env);
+      const { api_key } = (await corpdata(['keys', 'create', email], env)).json<{ api_key: string }>();
+      const call = () => apiGet(server.url, `${d.route.path}/periods?ticker=BETA`, api_key);
+      expect((await call()).status).toBe(403);
+      const subscribed = await corpdata(['accounts', 'subscribe', email, d.subscription], env);
+      expect(subscribed.code, subscribed.stderr).toBe(0);
+      const shown = (await corpdata(['accounts', 'show', email], env)).json();
+      // Prints the account as `accounts show` does.
+      expect(subscribed.json()).toEqual(shown);
+      expect(shown).toMatchObject({ email, subscriptions: SUBSCRIPTIONS });
+      const until = async (status: number) => {
+        const deadline = Date.now() + 1000;
+        let got = (await call()).status;
+        while (got !== status && Date.now() < deadline) got = (await call()).status;
+        return got;
+      };
+      expect(await until(200)).toBe(200);
+      // Idempotent: subscribing again, or unsubscribing from what is not held, changes nothing.
+      const again = await corpdata(['accounts', 'subscribe', email, d.subscription], env);
+      expect([again.code, again.json()]).toEqual([0, shown]);
+      const unsubscribed = await corpdata(['accounts', 'unsubscribe', email, SUBSCRIPTIONS.join(',')], env);
+      expect(unsubscribed.code, unsubscribed.stderr).toBe(0);
+      expect(unsubscribed.json()).toMatchObject({ subscriptions: [], subscription: 'none' });
+      const twice = await corpdata(['accounts', 'unsubscribe', email, d.subscription], env);
+      expect([twice.code, twice.json()]).toEqual([0, unsubscribed.json()]);
+      expect(await until(403)).toBe(403);
+      // An unknown subscription, even beside known ones, changes nothing and says so in one line.
+      for (const [command, list, said] of [
+        ['subscribe', `${d.subscription},carbon`, /^corpdata: unknown subscription carbon[^\n]*\n$/],
+        ['unsubscribe', `carbon,${d.subscription}`, /^corpdata: unknown subscription carbon[^\n]*\n$/],
+        ['subscribe', ' , ', /^corpdata: LIST names no subscription[^\n]*\n$/],
+      ] as const) {
+        const bad = await corpdata(['accounts', command, email, list], env);
+        expect([bad.code === 0, bad.stdout], `${command} ${list}`).toEqual([false, '']);
+        expect(bad.stderr, `${command} ${list}`).toMatch(said);
+      }
+      expect((await corpdata(['accounts', 'show', email], env)).json()).toMatchObject({ subscriptions: [] });
+    },
+  );
 
   it('prints the fixed test token, which the server honours with mock data', async () => {
     const r = await corpdata(['test-token'], env);

@@ -44,10 +44,10 @@ try {
 `;
 
 /** A TypeScript program using the package: its types come from the tarball's declarations. */
-const TYPED = `import { CorpdataError, createCorpdataClient, type Dataset, type GhgEmissionRecord } from '@corpdata/client';
+const TYPED = `import { CorpdataError, createCorpdataClient, DATASET_NAMES, type Dataset, type GhgEmissionRecord } from '@corpdata/client';
 
 const corpdata = createCorpdataClient({ baseUrl: 'http://localhost:8080', apiKey: 'key', timeout: 5000 });
-const names: Dataset[] = ['revenues', 'ghg-emissions', 'ghg-intensity'];
+const names: readonly Dataset[] = DATASET_NAMES;
 export async function emissions(): Promise<GhgEmissionRecord[]> {
   const answer = await corpdata.dataset('ghg-emissions', { ticker: 'BETA', reporting_period: -1 });
   return answer.noData ? [] : answer.data;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
+import { DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { closedPortUrl, type FlakyServer, startFlakyServer } from './support/flaky-server.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -29,6 +30,7 @@ describe.each(dialects())('the Python client against a live server (%s)', (diale
       CORPDATA_KEY: a.key,
       CORPDATA_FLAKY_URL: flaky.url,
       CORPDATA_CLOSED_URL: await closedPortUrl(),
+      CORPDATA_SUBSCRIPTIONS: JSON.stringify(Object.fromEntries(DATASETS.map((d) => [d.name, d.subscription]))),
     };
     // Standard library only: -I ignores the environment's Python paths and user site-packages; -B writes no __pycache__.
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {

@@ -1,11 +1,20 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffDelayMs, CorpdataError, createCorpdataClient, retryAfterSeconds } from '../clients/typescript/src/index.js';
+import {
+  type Answer,
+  backoffDelayMs,
+  CorpdataError,
+  createCorpdataClient,
+  DATASET_NAMES,
+  retryAfterSeconds,
+} from '../clients/typescript/src/index.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { CLIENT_SOURCE_DIR, generateClientFiles } from '../src/tools/client-files.js';
+import { DATASETS, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc } from './support/fixture.js';
 import { closedPortUrl, type FlakyServer, startFlakyServer } from './support/flaky-server.js';
@@ -13,8 +22,7 @@ import { GHG_BUNDLE, startApp, type TestApp } from './support/test-app.js';
 
 const CLIENT_DIR = fileURLToPath(new URL('../clients/typescript/', import.meta.url));
 const TSC = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
-/** The committed schema is generated from a server whose public URL is the default one. */
-const GENERATED_FROM = 'http://localhost:8080';
+const CLIENT_SOURCE_DIR_ABS = fileURLToPath(new URL(`../${CLIENT_SOURCE_DIR}/`, import.meta.url));
 
 function run(file: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -24,25 +32,28 @@ function run(file: string, args: string[]): Promise<{ code: number; output: stri
   });
 }
 
-describe('the TypeScript client, generated from a live server', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp(dialects()[0] ?? 'sqlite', { env: { CORPDATA_PUBLIC_URL: GENERATED_FROM } });
-  });
-  afterAll(() => t.close());
-
-  it('is what openapi-typescript makes of the served document, and type-checks under strict', async () => {
-    const document = (await t.get('/api/v1/openapi.json')).json<Record<string, unknown>>();
-    const generated = astToString(await openapiTS(document as never));
-    const committed = readFileSync(`${CLIENT_DIR}src/schema.d.ts`, 'utf8');
-    // The committed file carries the generator's banner; the rest must match byte for byte.
-    expect(committed.slice(committed.indexOf('export interface paths'))).toBe(
-      generated.slice(generated.indexOf('export interface paths')),
-    );
+describe('the TypeScript client, generated from the served document', () => {
+  it('is what npm run client:generate writes (schema.d.ts, datasets.ts), and type-checks under strict', async () => {
+    const generated = await generateClientFiles();
+    expect([...generated.keys()].sort()).toEqual(['datasets.ts', 'schema.d.ts']);
+    for (const [name, text] of generated) {
+      // A difference means the API changed without `npm run client:generate`.
+      expect(readFileSync(join(CLIENT_SOURCE_DIR_ABS, name), 'utf8'), name).toBe(text);
+    }
+    expect(DATASET_NAMES).toEqual(DATASETS.map((d) => d.name));
     const tsc = await run(TSC, ['-p', `${CLIENT_DIR}tsconfig.json`]);
     expect(tsc.output).toBe('');
     expect(tsc.code).toBe(0);
   }, 130_000);
+
+  it('has one named call per registered dataset, the same as dataset(name, …)', () => {
+    const corpdata = createCorpdataClient({ baseUrl: 'http://127.0.0.1:9', apiKey: TEST_TOKEN });
+    const methods = corpdata as unknown as Record<string, unknown>;
+    for (const { name } of DATASETS) {
+      const method = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+      expect(typeof methods[method], method).toBe('function');
+    }
+  });
 });
 
 describe.each(dialects())('the TypeScript client against a live server (%s)', (dialect) => {
@@ -61,7 +72,7 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
       account_id: a.accountId,
       balance: 200,
       subscription: 'revenues',
-      subscriptions: ['revenues', 'ghg'],
+      subscriptions: SUBSCRIPTIONS,
     });
     expect(account.credits).toEqual({ cost: 0, balance: 200 });
 
@@ -328,13 +339,14 @@ describe('the TypeScript client with the test token: no data and problem details
   it('answers a 204 with noData and an empty array, on every dataset', async () => {
     const corpdata = mock();
     const query = { ticker: 'MOCK204', reporting_period: -1 };
-    for (const answer of [
-      await corpdata.revenues(query),
-      await corpdata.ghgEmissions(query),
-      await corpdata.ghgIntensity(query),
-      await corpdata.dataset('ghg-intensity', query),
-    ]) {
-      expect([answer.data, answer.noData, answer.testMode]).toEqual([[], true, true]);
+    // The named calls (`ghgEmissions`) are the generic one under the dataset's name.
+    const named = corpdata as unknown as Record<string, (q: typeof query) => Promise<Answer<unknown[]>>>;
+    for (const name of DATASET_NAMES) {
+      const method = named[name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())];
+      if (method === undefined) throw new Error(`no named call for ${name}`);
+      for (const answer of [await corpdata.dataset(name, query), await method(query)]) {
+        expect([answer.data, answer.noData, answer.testMode], name).toEqual([[], true, true]);
+      }
     }
     const some = await corpdata.dataset('ghg-emissions', { ticker: 'ANY', reporting_period: -1 });
     expect(some.noData).toBe(false);
@@ -343,14 +355,14 @@ describe('the TypeScript client with the test token: no data and problem details
 
   it('reads the problem details of 402, 403 and 404 into the error', async () => {
     const corpdata = mock();
-    for (const name of ['revenues', 'ghg-emissions', 'ghg-intensity'] as const) {
+    for (const name of DATASET_NAMES) {
       const forbidden = await refusal(corpdata.dataset(name, { ticker: 'MOCK403', reporting_period: -1 }));
       expect([forbidden.kind, forbidden.status, forbidden.title]).toEqual([
         'subscription_required',
         403,
         'Subscription required',
       ]);
-      expect(forbidden.requiredSubscription).toBe(name === 'revenues' ? 'revenues' : 'ghg');
+      expect(forbidden.requiredSubscription).toBe(DATASETS.find((d) => d.name === name)?.subscription);
       expect(forbidden.message).toBe(forbidden.detail);
       expect(forbidden.message).not.toMatch(/^HTTP/);
       expect(forbidden.problem?.instance).toBe(`urn:uuid:${forbidden.requestId}`);

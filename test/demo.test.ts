@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchKey } from '../src/catalog/search/match-key.js';
 import { DEMO_BUNDLE_DIR } from '../src/cli/open-database.js';
-import { matchKey } from '../src/demo/ghg-match.js';
 import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient } from './support/console-client.js';
@@ -192,7 +192,8 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '010-document-source',
         '011-esef-index',
         '012-sync-state',
-        '013-figure-source-detail',
+        '013-net-income',
+        '014-figure-source-detail',
       ],
       seeded: 'demo',
     });
@@ -214,7 +215,8 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '010-document-source',
         '011-esef-index',
         '012-sync-state',
-        '013-figure-source-detail',
+        '013-net-income',
+        '014-figure-source-detail',
       ],
       seeded: null,
     });

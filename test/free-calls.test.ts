@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
+import { SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, GAMMA, QUIET } from './support/fixture.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -25,7 +26,7 @@ describe.each(dialects())('the free calls: account and revenue periods (%s)', (d
         account_id: a.accountId,
         balance: 730,
         subscription: 'revenues',
-        subscriptions: ['revenues', 'ghg'],
+        subscriptions: SUBSCRIPTIONS,
       });
       expect([res.cost, res.balance]).toEqual([0, 730]);
     }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
+import { DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc, ZETA } from './support/fixture.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -142,8 +143,7 @@ describe.each(dialects())('dataset history (%s)', (dialect) => {
   it('serves every dataset’s history from the registry', async () => {
     const doc = await (await fetch(`${t.url}/api/v1/openapi.json`)).json();
     const paths = Object.keys((doc as { paths: object }).paths);
-    for (const p of ['/api/v1/revenues/history', '/api/v1/ghg-emissions/history', '/api/v1/ghg-intensity/history'])
-      expect(paths).toContain(p);
+    for (const d of DATASETS) expect(paths).toContain(`${d.route.path}/history`);
     const a = await t.account();
     const ghg = await t.get('/api/v1/ghg-emissions/history?ticker=BETA&last=2', a.key);
     expect(ghg.status).toBe(404);

@@ -6,15 +6,20 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/cli/open-database.js';
 import { connect, type Db } from '../src/db/connect.js';
-import { ImportError } from '../src/ingest/bundle/bundle-files.js';
+import { BUNDLE_FILE_NAMES, ImportError } from '../src/ingest/bundle/bundle-files.js';
 import { importBundle } from '../src/ingest/bundle/import-bundle.js';
 import { corpdata } from './support/cli.js';
-import { BUNDLES } from './support/datasets.js';
+import { BUNDLES, DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, testConfig } from './support/test-app.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 type Edit = (dir: string) => void;
+
+/** Every file a bundle may hold: the core files, then each dataset's own. */
+const BUNDLE_FILES = [
+  ...new Set([...BUNDLE_FILE_NAMES, ...DATASETS.flatMap((d) => (d.bundle === undefined ? [] : [d.bundle.file]))]),
+];
 
 /** Replaces `from` by `to` in one file of the bundle copy; the edit must apply. */
 const replace =
@@ -213,9 +218,7 @@ const CASES: Array<[string, Edit, string[]]> = [
   [
     'misspelt file name',
     (dir) => renameSync(join(dir, 'revenues.csv'), join(dir, 'revenue.csv')),
-    [
-      'revenue.csv: is not a bundle file (fx_rates.csv, companies.csv, listings.csv, documents.csv, revenues.csv, ghg_emissions.csv)',
-    ],
+    [`revenue.csv: is not a bundle file (${BUNDLE_FILES.join(', ')})`],
   ],
   [
     'ISIN used twice',

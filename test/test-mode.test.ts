@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { ConsoleClient } from './support/console-client.js';
+import { DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 
@@ -80,7 +81,7 @@ describe.each(dialects())('test mode (%s)', (dialect) => {
 
   it('behaves like live: each magic ticker gives its status on every dataset, writing nothing', async () => {
     const before = await snapshot(t);
-    for (const dataset of ['revenues', 'ghg-emissions', 'ghg-intensity']) {
+    for (const { name: dataset, subscription } of DATASETS) {
       const call = (ticker: string, headers: Record<string, string> = {}) =>
         t.get(`/api/v1/${dataset}?ticker=${ticker}&reporting_period=2023`, TEST_TOKEN, headers);
       const noData = await call('MOCK204');
@@ -90,7 +91,7 @@ describe.each(dialects())('test mode (%s)', (dialect) => {
       expect(poor.text).toBe('Insufficient credits: this call costs 25, the balance is 0.');
       const forbidden = await call('MOCK403', { accept: 'application/problem+json' });
       expect(forbidden.status, dataset).toBe(403);
-      expect(forbidden.json()).toMatchObject({ required_subscription: dataset === 'revenues' ? 'revenues' : 'ghg' });
+      expect(forbidden.json()).toMatchObject({ required_subscription: subscription });
       const unknown = await call('MOCK404');
       expect([unknown.status, unknown.text], dataset).toEqual([404, 'No company matches the given ticker.']);
       for (const res of [noData, poor, forbidden, unknown]) expect(res.headers.get('x-test-mode'), dataset).toBe('true');

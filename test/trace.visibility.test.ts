@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient } from './support/console-client.js';
+import { DATASETS, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { BETA } from './support/fixture.js';
 import { GHG_BUNDLE, startApp, type TestAccount, type TestApp } from './support/test-app.js';
@@ -14,7 +15,8 @@ import { GHG_BUNDLE, startApp, type TestAccount, type TestApp } from './support/
 const UNSERVED_BUNDLE = fileURLToPath(new URL('./fixtures/unserved-bundle', import.meta.url));
 const UNSERVED_VALUES = ['999999999999', '888888888888', '777777', '999,999,999,999', '888,888,888,888', '777,777'];
 const PASSWORD = 'trace visibility password';
-const DATASETS = ['revenues', 'ghg-emissions', 'ghg-intensity'] as const;
+/** Every dataset the API serves, by name. */
+const NAMES = DATASETS.map((d) => d.name);
 const JSON_ACCEPT = { accept: 'application/json' };
 
 interface Buyer {
@@ -39,7 +41,7 @@ describe.each(dialects())('no value without a purchase (%s)', (dialect) => {
   /** The ids the API serves in any dataset: all the full buyer's answers named. */
   let served: Set<string>;
 
-  async function buyer(subscriptions: string[], buys: Array<[(typeof DATASETS)[number], string, number]>): Promise<Buyer> {
+  async function buyer(subscriptions: string[], buys: Array<[string, string, number]>): Promise<Buyer> {
     const account = await t.account({ credits: 100_000, subscriptions, password: PASSWORD });
     const client = new ConsoleClient(t.url);
     expect((await client.signIn(account.email, PASSWORD)).status).toBe(303);
@@ -72,11 +74,11 @@ describe.each(dialects())('no value without a purchase (%s)', (dialect) => {
       `${ghgPoints[0]?.point_id}~00000000-0000-4000-8000-00000000dead`,
     ];
     // Every company-period of every dataset that has any point.
-    const everything: Array<[(typeof DATASETS)[number], string, number]> = [];
+    const everything: Array<[string, string, number]> = [];
     const companyPeriods = new Set([...revenuePoints, ...ghgPoints].map((p) => `${p.company_id}|${p.reporting_period}`));
     for (const key of companyPeriods) {
       const [companyId = '', period = ''] = key.split('|');
-      for (const dataset of DATASETS) {
+      for (const dataset of NAMES) {
         const periods = await t.get(`/api/v1/${dataset}/periods?company_id=${companyId}`, (await t.account()).key);
         if (
           periods.status === 200 &&
@@ -86,15 +88,15 @@ describe.each(dialects())('no value without a purchase (%s)', (dialect) => {
         }
       }
     }
-    const full = await buyer(['revenues', 'ghg'], everything);
+    const full = await buyer([...SUBSCRIPTIONS], everything);
     served = full.bought;
     buyers = [
       full,
       // The probe's account: GHG only, it bought Beta 2023's intensity and nothing else.
       await buyer(['ghg'], [['ghg-intensity', BETA.id, 2023]]),
-      await buyer(['revenues', 'ghg'], [['revenues', BETA.id, 2023]]),
-      await buyer(['revenues', 'ghg'], [['ghg-emissions', BETA.id, 2023]]),
-      await buyer(['revenues', 'ghg'], []),
+      await buyer([...SUBSCRIPTIONS], [['revenues', BETA.id, 2023]]),
+      await buyer([...SUBSCRIPTIONS], [['ghg-emissions', BETA.id, 2023]]),
+      await buyer([...SUBSCRIPTIONS], []),
     ];
   });
   afterAll(() => t.close());

@@ -31,10 +31,17 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
-__all__ = ["Answer", "Client", "CorpdataError", "DATASETS", "RETRIED_STATUSES"]
+__all__ = ["Answer", "Client", "CorpdataError", "RETRIED_STATUSES", "datasets_of"]
 
-#: The datasets the server serves; each has /api/v1/{name} and /api/v1/{name}/periods.
-DATASETS = ("revenues", "ghg-emissions", "ghg-intensity")
+
+def datasets_of(document: Dict[str, Any]) -> List[str]:
+    """The datasets an OpenAPI document serves, in its order: each has /api/v1/{name} and /api/v1/{name}/periods."""
+    paths = document.get("paths", {})
+    return [
+        p[len("/api/v1/") : -len("/periods")]
+        for p in paths
+        if p.startswith("/api/v1/") and p.endswith("/periods") and p[: -len("/periods")] in paths
+    ]
 
 #: Statuses worth another try: busy or restarting (502, 503, 504), or too fast (429).
 RETRIED_STATUSES = frozenset({429, 502, 503, 504})
@@ -174,12 +181,27 @@ class Client:
         self.max_backoff = max_backoff
         self.timeout = timeout
         self._sleep = sleep
+        self._datasets: Optional[List[str]] = None
 
     # The calls -----------------------------------------------------------------------------
 
+    def datasets(self) -> List[str]:
+        """The datasets the server serves (read once from its OpenAPI document, free)."""
+        if self._datasets is None:
+            self._datasets = datasets_of(self._get("/api/v1/openapi.json", {}).data)
+        return list(self._datasets)
+
     def dataset(self, name: str, **query: Any) -> Answer:
-        """Every record of a company-period in a dataset (see DATASETS); a 204 gives no_data and []."""
+        """Every record of a company-period in a dataset (see datasets()); a 204 gives no_data and []."""
         return self._get("/api/v1/" + name, query, empty=[])
+
+    def __getattr__(self, attribute: str) -> Callable[..., Answer]:
+        # Any dataset the server serves has its call by name (net-income: net_income(**query)),
+        # so a dataset added to the server needs no edit here; anything else is an AttributeError.
+        name = attribute.replace("_", "-")
+        if attribute.startswith("_") or name not in self.datasets():
+            raise AttributeError(attribute)
+        return lambda **query: self.dataset(name, **query)
 
     def revenues(self, **query: Any) -> Answer:
         """Every revenue data point of a company-period, e.g. revenues(ticker="AAPL", reporting_period=-1)."""

@@ -3,7 +3,7 @@
 The environment names the server (CORPDATA_URL), the test token (CORPDATA_TEST_TOKEN), a key of an
 account with credits and the revenues subscription (CORPDATA_KEY), a proxy in front of the server
 that fails on demand (CORPDATA_FLAKY_URL, failures planned by POSTing to /__flakes) and an address
-where nothing listens (CORPDATA_CLOSED_URL).
+where nothing listens (CORPDATA_CLOSED_URL), and the subscription each dataset needs (CORPDATA_SUBSCRIPTIONS, JSON).
 """
 
 import json
@@ -15,13 +15,15 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from corpdata import DATASETS, Client, CorpdataError  # noqa: E402
+from corpdata import Client, CorpdataError  # noqa: E402
 
 URL = os.environ["CORPDATA_URL"]
 TEST_TOKEN = os.environ["CORPDATA_TEST_TOKEN"]
 KEY = os.environ["CORPDATA_KEY"]
 FLAKY_URL = os.environ["CORPDATA_FLAKY_URL"]
 CLOSED_URL = os.environ["CORPDATA_CLOSED_URL"]
+#: The subscription each dataset needs, from the server's registry: {"revenues": "revenues", ...}.
+SUBSCRIPTIONS = json.loads(os.environ["CORPDATA_SUBSCRIPTIONS"])
 
 
 def flakes(*planned):
@@ -48,8 +50,14 @@ class TheDatasets(unittest.TestCase):
     def test_are_those_of_the_served_document(self):
         with urllib.request.urlopen(URL + "/api/v1/openapi.json") as response:
             paths = json.load(response)["paths"]
-        served = {p[len("/api/v1/"):-len("/periods")] for p in paths if p.endswith("/periods")}
-        self.assertEqual(set(DATASETS), served)
+        served = [p[len("/api/v1/"):-len("/periods")] for p in paths if p.endswith("/periods")]
+        corpdata = Client(URL, TEST_TOKEN, max_retries=0)
+        self.assertEqual(corpdata.datasets(), served)
+        for name in served:
+            answer = getattr(corpdata, name.replace("-", "_"))(ticker="MOCK204", reporting_period=-1)
+            self.assertTrue(answer.no_data, name)
+        with self.assertRaises(AttributeError):
+            corpdata.not_a_dataset
 
 
 class WithTheTestToken(unittest.TestCase):
@@ -62,19 +70,17 @@ class WithTheTestToken(unittest.TestCase):
         self.assertEqual((answer.no_data, answer.test_mode, answer.credits["cost"]), (False, True, 0))
 
     def test_204_is_no_data_on_every_dataset(self):
-        for name in DATASETS:
+        for name in self.corpdata.datasets():
             answer = self.corpdata.dataset(name, ticker="MOCK204", reporting_period=-1)
             self.assertEqual((answer.data, answer.no_data), ([], True), name)
-        self.assertTrue(self.corpdata.ghg_emissions(ticker="MOCK204", reporting_period=-1).no_data)
-        self.assertTrue(self.corpdata.ghg_intensity(ticker="MOCK204", reporting_period=-1).no_data)
 
     def test_problem_details_of_402_403_404(self):
-        for name in DATASETS:
+        for name in self.corpdata.datasets():
             with Refusal(self) as forbidden:
                 self.corpdata.dataset(name, ticker="MOCK403", reporting_period=-1)
             e = forbidden.error
             self.assertEqual((e.kind, e.status, e.title), ("subscription_required", 403, "Subscription required"))
-            self.assertEqual(e.required_subscription, "revenues" if name == "revenues" else "ghg")
+            self.assertEqual(e.required_subscription, SUBSCRIPTIONS[name])
             self.assertEqual(e.message, e.detail)
             self.assertEqual(e.problem["instance"], "urn:uuid:" + e.request_id)
             with Refusal(self) as unknown:

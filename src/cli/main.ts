@@ -4,9 +4,8 @@ import { createKey, revokeKey } from '../auth/api-keys.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { loadConfig } from '../config.js';
 import { grantCredits } from '../credits/ledger.js';
-import { bundlesOf, subscriptionsOf } from '../datasets/dataset-list.js';
+import { bundlesOf, figureSpecsOf, subscriptionsOf } from '../datasets/dataset-list.js';
 import { DATASETS } from '../datasets/registry.js';
-import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
@@ -21,11 +20,8 @@ import { serve } from './serve.js';
 const SUBSCRIPTIONS = subscriptionsOf(DATASETS);
 const BUNDLES = bundlesOf(DATASETS);
 
-/**
- * The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills
- * each of them by the same rules. A dataset of filed figures is one more spec here.
- */
-const FIGURE_SPECS = [revenueFigures];
+/** The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills each of them. */
+const FIGURE_SPECS = figureSpecsOf(DATASETS);
 
 /** A failure to report on one stderr line with a non-zero exit. */
 class CliError extends Error {}
@@ -213,39 +209,44 @@ accounts
       print({ account_id: a.account_id, email: a.email, balance: a.balance });
     }),
   );
-/** A comma-separated list of subscriptions, as the CLI takes it. */
-const subscriptionList = (list: string): string[] =>
-  list
+/**
+ * The LIST of `accounts subscribe|unsubscribe`: comma-separated, each name checked before anything
+ * changes (an unknown one fails the whole command), in the one order answers use.
+ */
+function subscriptionList(list: string): string[] {
+  const given = list
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+  if (given.length === 0) throw new CliError(`LIST names no subscription: give one or more of ${SUBSCRIPTIONS.join(', ')}`);
+  return checkSubscriptions(given, SUBSCRIPTIONS);
+}
 
 accounts
   .command('subscribe')
   .argument('<account>', 'email or account id')
   .argument('<list>', `comma-separated subscriptions to add (${SUBSCRIPTIONS.join(', ')})`)
-  .description('Give an account more subscriptions; running servers honour them within one sync interval.')
+  .description(
+    'Give an account more subscriptions (those it holds stay; adding one held already changes nothing) and print it as `accounts show` does; running servers honour them within one sync interval.',
+  )
   .action((who: string, list: string) =>
     withDatabase(async ({ db }) => {
       const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
-      await setSubscriptions(
-        db.kysely,
-        account.account_id,
-        [...account.subscriptions, ...checkSubscriptions(subscriptionList(list), SUBSCRIPTIONS)],
-        SUBSCRIPTIONS,
-      );
+      await setSubscriptions(db.kysely, account.account_id, [...account.subscriptions, ...subscriptionList(list)], SUBSCRIPTIONS);
       print(await requireAccount(db.kysely, account.account_id, SUBSCRIPTIONS));
     }),
   );
 accounts
   .command('unsubscribe')
   .argument('<account>', 'email or account id')
-  .argument('<list>', 'comma-separated subscriptions to remove')
-  .description('Take subscriptions from an account; what it bought stays bought.')
+  .argument('<list>', `comma-separated subscriptions to remove (${SUBSCRIPTIONS.join(', ')})`)
+  .description(
+    'Take subscriptions from an account (removing one not held changes nothing) and print it as `accounts show` does; what it bought stays bought.',
+  )
   .action((who: string, list: string) =>
     withDatabase(async ({ db }) => {
       const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
-      const removed = checkSubscriptions(subscriptionList(list), SUBSCRIPTIONS);
+      const removed = subscriptionList(list);
       await setSubscriptions(
         db.kysely,
         account.account_id,

@@ -30,13 +30,18 @@ export function figureChart(id: string, title: string, figures: readonly Figure[
   const periods = [...new Set(figures.map((f) => f.period))].sort((a, b) => a - b);
   const series = [...new Set(figures.map((f) => f.series))];
   const unit = figures[0]?.unit ?? '';
-  const max = niceCeiling(Math.max(0, ...figures.map((f) => f.value)));
+  // A loss (a negative net income) is a bar below the zero line: the axis spans both signs when needed.
+  const highest = Math.max(0, ...figures.map((f) => f.value));
+  const lowest = Math.min(0, ...figures.map((f) => f.value));
+  const min = lowest < 0 ? -niceCeiling(-lowest) : 0;
+  const max = highest > 0 || min === 0 ? niceCeiling(highest) : 0;
+  const span = max - min || 1;
   const plotW = WIDTH - LEFT - RIGHT;
   const plotH = HEIGHT - TOP - BOTTOM;
   const slot = plotW / Math.max(1, periods.length);
   const barW = Math.min(48, (slot * 0.7) / Math.max(1, series.length));
-  const y = (v: number) => round(TOP + plotH - (v / max) * plotH);
-  const grid = [0, max / 2, max].map(
+  const y = (v: number) => round(TOP + plotH - ((v - min) / span) * plotH);
+  const grid = (min < 0 ? (max > 0 ? [min, 0, max] : [min, min / 2, 0]) : [0, max / 2, max]).map(
     (v) =>
       html`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(v)}" y2="${y(v)}"/><text x="${LEFT - 5}" y="${y(v) + 4}" text-anchor="end" stroke="none">${axisLabel(v)}</text>`,
   );
@@ -44,9 +49,10 @@ export function figureChart(id: string, title: string, figures: readonly Figure[
     const p = periods.indexOf(f.period);
     const s = series.indexOf(f.series);
     const x = LEFT + p * slot + (slot - barW * series.length) / 2 + s * barW;
-    const h = Math.max(1, round((f.value / max) * plotH));
+    const h = Math.max(1, round(Math.abs(y(f.value) - y(0))));
+    const top = f.value < 0 ? y(0) : y(0) - h;
     const label = `${f.series}, ${f.period}: ${formatNumber(f.value)} ${f.unit}${f.disclosure === 'restated' ? ' (restated)' : ''}. Open its trace page.`;
-    return html`<a href="${f.tracePath}" aria-label="${label}"><rect x="${round(x)}" y="${round(TOP + plotH - h)}" width="${round(barW * 0.9)}" height="${h}" fill="${COLOURS[s % COLOURS.length] ?? '#0b5cad'}"><title>${label}</title></rect></a>`;
+    return html`<a href="${f.tracePath}" aria-label="${label}"><rect x="${round(x)}" y="${round(top)}" width="${round(barW * 0.9)}" height="${h}" fill="${COLOURS[s % COLOURS.length] ?? '#0b5cad'}"><title>${label}</title></rect></a>`;
   });
   const labels = periods.map(
     (p, i) =>

@@ -1,7 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, DocumentKind } from '../db/schema.js';
 import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
+import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { CompanyData } from './period-data.js';
 
 /** What a dataset's calls cost (credits); errors are free whatever the dataset. */
@@ -39,6 +40,23 @@ export interface TracePoint {
    * `provenanceSchema` (a point without this hook answers those 404).
    */
   provenance?(access: TraceAccess, publicUrl: string): Promise<Record<string, unknown>>;
+}
+
+/**
+ * One valid row of a dataset's bundle file, so a test can build data for any dataset without
+ * knowing it (test/datasets.contract.test.ts imports the row for one company-period and runs
+ * the shared contract on it).
+ */
+export interface DatasetExample {
+  /** The bundle file the row belongs to (the dataset's `bundle.file` where it has one). */
+  readonly file: string;
+  /** The kind of the document (documents.csv `kind`) whose figures the row holds. */
+  readonly documentKind: DocumentKind;
+  /**
+   * Every column the row needs but `company_id`, `document_id` and `reporting_period`, which the
+   * test fills in; the figure must be one the dataset serves as given (a 200 with records).
+   */
+  readonly row: Readonly<Record<string, string>>;
 }
 
 /**
@@ -89,4 +107,21 @@ export interface Dataset<R = unknown> {
   readonly pointsTable?: string;
   /** The dataset's own bundle file, when it has one beside the core files. */
   readonly bundle?: DatasetBundle;
+  /**
+   * For a dataset of figures read from filings (revenues, net income): the concepts it reads and
+   * the table it fills. Every filings ingest (`ingest sec-*`, `ingest esef`, `sync`) and the demo
+   * builder fill each such dataset by the same rules (DESIGN §10, §14).
+   */
+  readonly figures?: FigureSpec;
+  /**
+   * The OpenAPI document's 200 examples of the dataset's operations, by operationId (its call,
+   * periods, history and batch): real answers of the demo, which `test/openapi.examples.test.ts`
+   * replays against it. Without them the document shows no example for those operations.
+   */
+  openApiExamples?(publicUrl: string): Readonly<Record<string, unknown>>;
+  /**
+   * One valid row of its bundle file, for the contract test. A dataset made of others' figures
+   * (an intensity) has none: it must answer with records where every example is imported.
+   */
+  readonly example?: DatasetExample;
 }

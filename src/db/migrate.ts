@@ -13,7 +13,8 @@ import * as ledgerDetail from './migrations/009-ledger-detail.js';
 import * as documentSource from './migrations/010-document-source.js';
 import * as esefIndex from './migrations/011-esef-index.js';
 import * as syncState from './migrations/012-sync-state.js';
-import * as figureSourceDetail from './migrations/013-figure-source-detail.js';
+import * as netIncome from './migrations/013-net-income.js';
+import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -34,7 +35,8 @@ function provider(db: Db): MigrationProvider {
       '010-document-source': bind(documentSource),
       '011-esef-index': bind(esefIndex),
       '012-sync-state': bind(syncState),
-      '013-figure-source-detail': bind(figureSourceDetail),
+      '013-net-income': bind(netIncome),
+      '014-figure-source-detail': bind(figureSourceDetail),
     }),
   };
 }

@@ -1,6 +1,6 @@
 import { toTonnes } from '../datasets/ghg-emissions/units.js';
+import { rateCurrency, toUsd } from '../money/normalize.js';
 import { auditFindings, type CheckName, type Finding } from '../quality/findings.js';
-import { rateCurrency, toUsd } from '../revenues/normalize.js';
 import type { DemoCompany } from './companies.js';
 import type { DemoRate } from './fx.js';
 

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { figureSpecsOf } from '../datasets/dataset-list.js';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
+import { DATASETS } from '../datasets/registry.js';
 import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/bundle/bundle-files.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
@@ -22,7 +24,7 @@ import { sourcesText } from './sources-text.js';
  * The datasets whose figures the demo reads from the SEC filings, each into its own bundle file by
  * the rules of `bin/corpdata ingest`. Revenues also take the reference data's revenue files.
  */
-const FIGURE_SPECS: readonly FigureSpec[] = [revenueFigures];
+const FIGURE_SPECS: readonly FigureSpec[] = figureSpecsOf(DATASETS);
 
 /**
  * Builds the demo import bundle from the reference data (`../shared/data`), reproducibly: the same

@@ -1,6 +1,7 @@
 import { isValidIsin, TICKER_MAX_LENGTH } from '../catalog/identifiers.js';
+import { SEC_EXCHANGE_MIC } from '../catalog/sec-exchanges.js';
 import type { SourceRow } from './csv.js';
-import { apiMic, countryOfHeadquarters, SEC_EXCHANGE_MIC, tickerOfSymbol } from './markets.js';
+import { apiMic, countryOfHeadquarters, tickerOfSymbol } from './markets.js';
 import { nameUuid } from './name-uuid.js';
 import type { Report } from './report.js';
 

@@ -1,7 +1,7 @@
+import { matchKey } from '../catalog/search/match-key.js';
 import { words } from '../catalog/search/normalize-name.js';
 import type { Companies, DemoCompany } from './companies.js';
 import { REVIEWED_APART } from './entity-review.js';
-import { matchKey } from './ghg-match.js';
 
 /** The outcome of {@link mergeEntities}: merged companies' ids point at the company they became. */
 export interface EntityMerge {

@@ -11,7 +11,7 @@ import { nameMatchKey } from '../ingest/filings/match-company.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import { type SelectionRules, type SkipReason, selectFiguresAndConfirmations } from '../ingest/filings/select-figures.js';
 import { traceFieldsText } from '../ingest/filings/source.js';
-import { isCurrency } from '../revenues/currencies.js';
+import { isCurrency } from '../money/currencies.js';
 import type { DemoCompany } from './companies.js';
 import type { FiledFigure } from './filings.js';
 import type { Report } from './report.js';

@@ -16,7 +16,7 @@ import type { SecFiler } from '../ingest/sec-filings/sec-source.js';
 import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
 import { mainDocumentUrl } from '../ingest/sec-submissions/ingest-submissions.js';
 import { readSubmissions } from '../ingest/sec-submissions/read-submissions.js';
-import { isCurrency } from '../revenues/currencies.js';
+import { isCurrency } from '../money/currencies.js';
 import type { Companies } from './companies.js';
 import type { Report } from './report.js';
 

@@ -1,4 +1,4 @@
-import { isCurrency, SUB_UNITS } from '../revenues/currencies.js';
+import { isCurrency, SUB_UNITS } from '../money/currencies.js';
 import type { SourceRow } from './csv.js';
 import { invertRate } from './invert-rate.js';
 import { FIRST_PERIOD, LAST_PERIOD } from './revenues.js';

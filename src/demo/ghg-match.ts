@@ -1,8 +1,5 @@
 import { matchKey } from '../catalog/search/match-key.js';
 
-/** Kept where the demo's matching has always found it; the quality checks read it from the catalog. */
-export { matchKey };
-
 import type { DemoCompany } from './companies.js';
 
 /** A source's company as the source names it. */

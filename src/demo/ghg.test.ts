@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { matchKey } from '../catalog/search/match-key.js';
 import type { DemoCompany } from './companies.js';
 import { plainDecimal } from './ghg.js';
-import { CatalogMatcher, matchKey } from './ghg-match.js';
+import { CatalogMatcher } from './ghg-match.js';
 
 const company = (id: string, name: string, country: string | null, isin: string | null = null): DemoCompany => ({
   key: id,

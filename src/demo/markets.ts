@@ -1,8 +1,6 @@
 import { isMicCode } from '../catalog/mic-codes.js';
 import type { SourceRow } from './csv.js';
 
-export { SEC_EXCHANGE_MIC } from '../catalog/sec-exchanges.js';
-
 /**
  * FinanceDatabase names some exchanges by their operating MIC, which the API's list does not
  * hold; each maps to the segment MIC of its main regulated market (a segment of that operating MIC

@@ -1,4 +1,4 @@
-import { isCurrency } from '../revenues/currencies.js';
+import { isCurrency } from '../money/currencies.js';
 import type { Companies, DemoCompany } from './companies.js';
 import type { SourceRow } from './csv.js';
 import { nameUuid } from './name-uuid.js';

@@ -1,4 +1,5 @@
-import { MAIN_MARKET_SEGMENT, SEC_EXCHANGE_MIC } from './markets.js';
+import { SEC_EXCHANGE_MIC } from '../catalog/sec-exchanges.js';
+import { MAIN_MARKET_SEGMENT } from './markets.js';
 import { PUBLICATION_LAG_DAYS } from './revenues.js';
 
 export interface DemoCounts {

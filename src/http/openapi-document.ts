@@ -1,4 +1,5 @@
 import type { Dataset } from '../datasets/dataset.js';
+import { subscriptionsOf } from '../datasets/dataset-list.js';
 import { NOT_FOUND_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, responseExamples } from './openapi-examples.js';
 import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
 
@@ -147,6 +148,7 @@ function finishResponse(
   example: unknown,
   rateLimited: boolean,
   texts: Readonly<Record<string, string>>,
+  subscriptions: ReadonlyMap<string, string>,
 ): Json {
   const headers: Record<string, Header> = {};
   for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Header>)) {
@@ -169,24 +171,38 @@ function finishResponse(
   if (Number(status) >= 400) {
     content = {
       ...(content ?? {}),
-      [PROBLEM_TYPE]: { schema: clone(ProblemSchema), example: problemExample(Number(status), text) },
+      [PROBLEM_TYPE]: {
+        schema: clone(ProblemSchema),
+        example: problemExample(Number(status), text, subscriptions.get(operationId)),
+      },
     };
   }
   const { type: _bodyless, ...rest } = response;
   return { ...(content === undefined ? response : rest), ...(content === undefined ? {} : { content }), headers };
 }
 
+/** The subscription each operation of a dataset needs (its call, periods, history and batch). */
+const subscriptionOfOperation = (datasets: readonly Dataset[]): ReadonlyMap<string, string> =>
+  new Map(
+    datasets.flatMap((d) =>
+      [d.route.operationId, d.route.periodsOperationId, `${d.route.operationId}History`, `${d.route.operationId}Batch`].map(
+        (id) => [id, d.subscription] as const,
+      ),
+    ),
+  );
+
 /** The problem details of an error response's example, with the members its status may carry. */
-function problemExample(status: number, text: string | undefined): Json {
+function problemExample(status: number, text: string | undefined, subscription = 'revenues'): Json {
   const extensions =
     status === 400
       ? { param: /(?:parameter|field) '([^']+)'/.exec(text ?? '')?.[1] ?? 'reporting_period' }
       : status === 403
-        ? { required_subscription: 'revenues' }
+        ? { required_subscription: subscription }
         : status === 404 && text === TEXT_EXAMPLES['404']
           ? { did_you_mean: NOT_FOUND_EXAMPLE.did_you_mean }
           : {};
-  const detail = text ?? (status === 403 ? 'Subscription required: this dataset needs the revenues subscription.' : 'Error.');
+  const detail =
+    text ?? (status === 403 ? `Subscription required: this dataset needs the ${subscription} subscription.` : 'Error.');
   return { ...problemOf(status, detail, REQUEST_ID.example as string, extensions) };
 }
 
@@ -208,12 +224,16 @@ export function finishDocument(
   rateLimited: boolean,
 ): object {
   const texts = { ...TEXT_EXAMPLES, ...datasetTextExamples(datasets) };
+  const subscriptions = subscriptionOfOperation(datasets);
   const doc = clone(generated) as Json & {
     info: Json;
     paths: Record<string, Record<string, Json>>;
     components?: Json;
   };
-  const examples = responseExamples(publicUrl);
+  const examples = Object.assign(
+    responseExamples(publicUrl, subscriptionsOf(datasets)),
+    ...datasets.map((d) => d.openApiExamples?.(publicUrl) ?? {}),
+  );
   doc.info = {
     ...doc.info,
     contact: { name: 'corpdata operator', url: `${publicUrl}/` },
@@ -225,7 +245,15 @@ export function finishDocument(
       const responses: Record<string, Json> = { ...(operation.responses as Record<string, Json>), '429': clone(TOO_MANY) };
       const operationId = String(operation.operationId);
       for (const [status, response] of Object.entries(responses)) {
-        responses[status] = finishResponse(operationId, status, response, examples[operationId], rateLimited, texts);
+        responses[status] = finishResponse(
+          operationId,
+          status,
+          response,
+          examples[operationId],
+          rateLimited,
+          texts,
+          subscriptions,
+        );
       }
       operation.responses = responses;
       const body = (operation.requestBody as { content?: Record<string, Json> } | undefined)?.content?.['application/json'];

@@ -166,8 +166,11 @@ function noPeriod(period: number, available: number[]): Json {
   };
 }
 
-/** The 200 answer of every operation, by operationId, for a server whose public base URL is `publicUrl`. */
-export function responseExamples(publicUrl: string): Record<string, unknown> {
+/**
+ * The 200 answer of every operation, by operationId, for a server whose public base URL is
+ * `publicUrl` and whose datasets offer `subscriptions` (a new account holds them all).
+ */
+export function responseExamples(publicUrl: string, subscriptions: readonly string[]): Record<string, unknown> {
   const r = revenues(publicUrl);
   const ghg = emissions(publicUrl);
   const perMillion = intensity(publicUrl);
@@ -229,7 +232,7 @@ export function responseExamples(publicUrl: string): Record<string, unknown> {
       account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
       balance: 975,
       subscription: 'revenues',
-      subscriptions: ['revenues', 'ghg'],
+      subscriptions: [...subscriptions],
     },
     getProvenance: {
       data_point_id: POINT.revenue2025,

@@ -1,8 +1,10 @@
 import createClient from 'openapi-fetch';
+import { DATASET_NAMES } from './datasets.js';
 import { CorpdataError, type Credits, creditsOf } from './errors.js';
 import { abortableSleep, retryingFetch } from './retry.js';
 import type { components, paths } from './schema.js';
 
+export { DATASET_NAMES } from './datasets.js';
 export {
   CorpdataError,
   type CorpdataErrorInit,
@@ -26,8 +28,8 @@ export type RevenuePeriods = AvailablePeriods;
 export type Provenance = components['schemas']['Provenance'];
 export type GhgEmissionProvenance = components['schemas']['GhgEmissionProvenance'];
 export type GhgIntensityProvenance = components['schemas']['GhgIntensityProvenance'];
-/** What `provenance(id)` answers: a revenue point has no `dataset` field, the GHG ones name theirs. */
-export type AnyProvenance = Provenance | GhgEmissionProvenance | GhgIntensityProvenance;
+/** What `provenance(id)` answers, whatever the dataset: the union the document declares (a revenue point has no `dataset` field). */
+export type AnyProvenance = paths['/api/v1/trace/{id}']['get']['responses'][200]['content']['application/json'];
 export type RevenuesQuery = paths['/api/v1/revenues']['get']['parameters']['query'];
 export type PeriodsQuery = NonNullable<paths['/api/v1/revenues/periods']['get']['parameters']['query']>;
 
@@ -142,6 +144,37 @@ function failure(error: unknown, signal: AbortSignal | undefined, baseUrl: strin
   return new CorpdataError({ kind: 'network', message: `Could not reach ${baseUrl} (${why}).`, cause: error });
 }
 
+/** A dataset's name as a method name: `ghg-emissions` → `ghgEmissions`. */
+export type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+const camelCase = (name: string): string => name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** A dataset's call by name: every record of a company-period; `data: []` and `noData: true` for a 204. */
+export type DatasetCall<N extends Dataset> = (
+  query: DatasetQuery<N>,
+  callOptions?: CallOptions,
+) => Promise<Answer<DatasetRecord<N>[]>>;
+
+/** One method per dataset of the document, named by {@link CamelCase}: `revenues`, `ghgEmissions`, … */
+export type DatasetHelpers = { [N in Dataset as CamelCase<N>]: DatasetCall<N> };
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+/** Fails to compile when `datasets.ts` and `schema.d.ts` disagree: `npm run client:generate` writes both. */
+export type DatasetListInSync = Expect<Same<Dataset, (typeof DATASET_NAMES)[number]>>;
+
+/** The named calls, built from the generated list so a new dataset needs no edit here. */
+function datasetHelpers(
+  dataset: <N extends Dataset>(name: N, query: DatasetQuery<N>, callOptions?: CallOptions) => Promise<Answer<DatasetRecord<N>[]>>,
+): DatasetHelpers {
+  return Object.fromEntries(
+    DATASET_NAMES.map((name) => [
+      camelCase(name),
+      (query: DatasetQuery<typeof name>, callOptions?: CallOptions) => dataset(name, query, callOptions),
+    ]),
+  ) as DatasetHelpers;
+}
+
 /**
  * The corpdata API, typed from its OpenAPI document: every method resolves with the body and the
  * credits it cost, or rejects with a {@link CorpdataError} whose `kind` says why and whose problem
@@ -202,20 +235,8 @@ export function createCorpdataClient(options: CorpdataOptions) {
      */
     dataset,
 
-    /** Every revenue data point of a company-period; `data: []` and `noData: true` for a 204. */
-    revenues(query: RevenuesQuery, callOptions?: CallOptions): Promise<Answer<RevenueRecord[]>> {
-      return dataset('revenues', query, callOptions);
-    },
-
-    /** Every emission figure (Scope 1, 2, 3 in tCO2e) of a company-period; `noData: true` for a 204. */
-    ghgEmissions(query: DatasetQuery<'ghg-emissions'>, callOptions?: CallOptions): Promise<Answer<GhgEmissionRecord[]>> {
-      return dataset('ghg-emissions', query, callOptions);
-    },
-
-    /** Emissions per USD million of revenue, per scope, of a company-period; `noData: true` for a 204. */
-    ghgIntensity(query: DatasetQuery<'ghg-intensity'>, callOptions?: CallOptions): Promise<Answer<GhgIntensityRecord[]>> {
-      return dataset('ghg-intensity', query, callOptions);
-    },
+    /** One call per dataset, named after it (`ghg-emissions` → `ghgEmissions`): `dataset(name, …)` by name. */
+    ...datasetHelpers(dataset),
 
     /**
      * Every available period of a company in a range, in one call: `{ from, to }` (years) or

@@ -244,6 +244,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/net-income": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net income of one company for one reporting period, in USD
+         * @description Identifier precedence: company_id > isin > lei > ticker (+ mic_code). Lower identifiers given beside a higher one are validated, then ignored. A loss is a negative value. Costs 25 credits for the first access to a company-period, 1 for a repeat, 1 for a 204; errors are free.
+         */
+        get: operations["getNetIncome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/net-income/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reporting periods a company has Net income data for
+         * @description The identifier parameters of /api/v1/net-income, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         */
+        get: operations["getNetIncomePeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/net-income/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net income: every available period of a company in one call
+         * @description The identifiers of /api/v1/net-income, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         */
+        get: operations["getNetIncomeHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/net-income/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Net income: up to 100 company-periods in one call
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/net-income. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         */
+        post: operations["getNetIncomeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies/search": {
         parameters: {
             query?: never;
@@ -451,6 +531,31 @@ export interface components {
             /** Format: uri */
             traceability_source_url: string;
         };
+        /** NetIncomeRecord */
+        NetIncomeRecord: {
+            /** @description Year the source document was published. */
+            year_of_disclosure: number;
+            reporting_period: number;
+            /** @enum {string} */
+            metric: "Net Income";
+            /** @description Net income in USD; negative for a loss. */
+            value: number;
+            /** @enum {string} */
+            ccy: "USD";
+            /** @description Net income as reported, in original_ccy; negative for a loss. */
+            original_value: number | null;
+            /**
+             * @description ISO 4217 code as reported.
+             * @enum {string}
+             */
+            original_ccy?: "AED" | "AUD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "COP" | "CZK" | "DKK" | "EUR" | "EGP" | "HKD" | "HUF" | "GBP" | "IDR" | "INR" | "ILS" | "JPY" | "KZT" | "MYR" | "MXN" | "NOK" | "NZD" | "PHP" | "PLN" | "RON" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "USD" | "ZAR" | "ZAC" | "KRW" | "ILA" | "QAR" | "PEN" | "ARS" | "VND" | "PKR" | "ISK" | "KWD" | "LKR" | "KES" | "BDT" | "GEL" | "BGN" | "MAD" | "NAD" | "NGN" | "HRK" | "BHD" | "ZWG" | "BWP" | "ZWL";
+            /** Format: uuid */
+            company_id: string;
+            /** Format: uuid */
+            document_id: string;
+            /** Format: uri */
+            traceability_source_url: string;
+        };
         /** CompanyRecord */
         CompanyRecord: {
             /**
@@ -654,6 +759,89 @@ export interface components {
                 emissions_value: number;
                 /** @description The revenue figure, in USD. */
                 revenue_usd: number;
+            } | null;
+            /**
+             * Format: uri
+             * @description The human-readable page of this data point.
+             */
+            traceability_source_url: string;
+        };
+        /** NetIncomeProvenance */
+        NetIncomeProvenance: {
+            /** Format: uuid */
+            data_point_id: string;
+            /** Format: uuid */
+            company_id: string;
+            company_name: string;
+            /** @enum {string} */
+            metric: "Net Income";
+            /** @description The source's own name for the figure (e.g. an XBRL concept) where the import recorded one; null otherwise. */
+            concept: string | null;
+            reporting_period: number;
+            /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
+            period: {
+                /** @description First day of the period; null when the source gave only its length. */
+                start: string | null;
+                /** Format: date */
+                end: string;
+            } | null;
+            /** @description The filing a figure was read from (SEC ingestion); null for an imported figure. */
+            filing: {
+                /** @description The SEC form, e.g. 10-K. */
+                form: string | null;
+                /** @description The SEC accession number. */
+                accession: string | null;
+                /** Format: date */
+                filed_on: string;
+                /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
+                main_document_url: string | null;
+            } | null;
+            /** @description The other net income concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
+            candidates: {
+                /** @description Another net income concept the filing tagged for the period. */
+                concept: string;
+                /** @description As filed; null unless values_included. */
+                value: number | null;
+            }[];
+            /** @description Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement. */
+            confirmed_by: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                /** @description As filed there; null unless values_included. */
+                value: number | null;
+            }[];
+            document: {
+                /** Format: uuid */
+                document_id: string;
+                title: string;
+                /** @description Where the source document is published. */
+                source_url: string;
+                /** Format: date */
+                published_on: string;
+                status: "processed" | "pending" | "failed";
+            };
+            /** @enum {string} */
+            original_ccy: "AED" | "AUD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "COP" | "CZK" | "DKK" | "EUR" | "EGP" | "HKD" | "HUF" | "GBP" | "IDR" | "INR" | "ILS" | "JPY" | "KZT" | "MYR" | "MXN" | "NOK" | "NZD" | "PHP" | "PLN" | "RON" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "USD" | "ZAR" | "ZAC" | "KRW" | "ILA" | "QAR" | "PEN" | "ARS" | "VND" | "PKR" | "ISK" | "KWD" | "LKR" | "KES" | "BDT" | "GEL" | "BGN" | "MAD" | "NAD" | "NGN" | "HRK" | "BHD" | "ZWG" | "BWP" | "ZWL";
+            /** @description True when the caller’s account bought this company-period. */
+            values_included: boolean;
+            /** @description The figures; null unless the caller’s account bought this company-period. */
+            values: {
+                /** @description Net income in USD; negative for a loss. */
+                value: number;
+                /** @enum {string} */
+                ccy: "USD";
+                /** @description As reported, in original_ccy. */
+                original_value: number | null;
+                /** @enum {string} */
+                original_ccy: "AED" | "AUD" | "BRL" | "CAD" | "CHF" | "CLP" | "CNY" | "COP" | "CZK" | "DKK" | "EUR" | "EGP" | "HKD" | "HUF" | "GBP" | "IDR" | "INR" | "ILS" | "JPY" | "KZT" | "MYR" | "MXN" | "NOK" | "NZD" | "PHP" | "PLN" | "RON" | "RUB" | "SAR" | "SEK" | "SGD" | "THB" | "TRY" | "TWD" | "USD" | "ZAR" | "ZAC" | "KRW" | "ILA" | "QAR" | "PEN" | "ARS" | "VND" | "PKR" | "ISK" | "KWD" | "LKR" | "KES" | "BDT" | "GEL" | "BGN" | "MAD" | "NAD" | "NGN" | "HRK" | "BHD" | "ZWG" | "BWP" | "ZWL";
+                /** @description USD per unit of original_ccy, an exact decimal; "1" for USD. */
+                fx_rate: string;
+                /** @description Where the FX rate comes from. */
+                fx_source: string;
             } | null;
             /**
              * Format: uri
@@ -1230,16 +1418,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Unknown parameter 'reporting_period'. */
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Unknown parameter 'reporting_period'.",
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1648,7 +1836,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'from': it must not be after to.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "from"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2120,7 +2308,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "jobs[2].isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2718,9 +2906,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2975,16 +3163,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Unknown parameter 'reporting_period'. */
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Unknown parameter 'reporting_period'.",
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3070,9 +3258,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3384,7 +3572,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'from': it must not be after to.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "from"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3514,9 +3702,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3849,7 +4037,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "jobs[2].isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3979,9 +4167,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4447,9 +4635,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4704,16 +4892,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Unknown parameter 'reporting_period'. */
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Unknown parameter 'reporting_period'.",
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4799,9 +4987,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5113,7 +5301,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'from': it must not be after to.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "from"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5243,9 +5431,9 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5578,7 +5766,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "jobs[2].isin"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5708,9 +5896,1750 @@ export interface operations {
                      *       "type": "/docs#error-403",
                      *       "title": "Subscription required",
                      *       "status": 403,
-                     *       "detail": "Subscription required: this dataset needs the revenues subscription.",
+                     *       "detail": "Subscription required: this dataset needs the ghg subscription.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "required_subscription": "revenues"
+                     *       "required_subscription": "ghg"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Request body too large. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-413",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "detail": "Request body too large.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as application/json. */
+            415: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Unsupported media type: send the body as application/json. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-415",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Unsupported media type: send the body as application/json.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNetIncome: {
+        parameters: {
+            query: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example AAPL
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNGS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example DE0007164600
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @example -1
+                 */
+                reporting_period: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every net income data point of the company-period (first reported and restated). */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "year_of_disclosure": 2025,
+                     *         "reporting_period": 2025,
+                     *         "metric": "Net Income",
+                     *         "value": 112010000000,
+                     *         "ccy": "USD",
+                     *         "original_value": 112010000000,
+                     *         "original_ccy": "USD",
+                     *         "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *         "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *         "traceability_source_url": "http://localhost:8080/trace/71ec7a9a-28ed-5422-84e2-f78b33724ace"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["NetIncomeRecord"][];
+                };
+            };
+            /** @description The company and period exist but no net income figure was published for it. */
+            204: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the fundamentals datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the fundamentals subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "fundamentals"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown company, period not covered, or its documents are not processed yet. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNetIncomePeriods: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example AAPL
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNGS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example DE0007164600
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The available periods, most recent first (possibly none). */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *       "reporting_periods": [
+                     *         2025,
+                     *         2024,
+                     *         2023,
+                     *         2022,
+                     *         2021,
+                     *         2020,
+                     *         2019,
+                     *         2018,
+                     *         2017,
+                     *         2016,
+                     *         2015,
+                     *         2014,
+                     *         2013,
+                     *         2012,
+                     *         2011,
+                     *         2010,
+                     *         2009,
+                     *         2008,
+                     *         2007
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AvailablePeriods"];
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "isin"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the fundamentals datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the fundamentals subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "fundamentals"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No company matches the identifier. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNetIncomeHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example AAPL
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNGS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example DE0007164600
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @example 2024
+                 */
+                from?: number;
+                /**
+                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @example 2025
+                 */
+                to?: number;
+                /**
+                 * @description an integer from 1 to 6: the N most recent available periods, instead of from and to.
+                 * @example 2
+                 */
+                last?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and its available periods in the range, most recent first. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *       "periods": [
+                     *         {
+                     *           "reporting_period": 2025,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2025,
+                     *               "metric": "Net Income",
+                     *               "value": 112010000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 112010000000,
+                     *               "original_ccy": "USD",
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *               "traceability_source_url": "http://localhost:8080/trace/71ec7a9a-28ed-5422-84e2-f78b33724ace"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "reporting_period": 2024,
+                     *           "records": [
+                     *             {
+                     *               "year_of_disclosure": 2024,
+                     *               "reporting_period": 2024,
+                     *               "metric": "Net Income",
+                     *               "value": 93736000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 93736000000,
+                     *               "original_ccy": "USD",
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "5993d98f-37f4-566a-8eab-721376cc5f7b",
+                     *               "traceability_source_url": "http://localhost:8080/trace/d66b480c-346c-5e9a-8b80-1eb5c0f07432"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        company_id: string;
+                        /** @description Every available period in the range, most recent first. */
+                        periods: {
+                            reporting_period: number;
+                            /** @description What the single call answers for the period; empty where it answers 204 (billed as a 204). */
+                            records: components["schemas"]["NetIncomeRecord"][];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'from': it must not be after to. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'from': it must not be after to.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "from"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the whole range; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the fundamentals datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the fundamentals subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "fundamentals"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown company, or no available period in the range. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNetIncomeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jobs": [
+                 *         {
+                 *           "ticker": "AAPL",
+                 *           "reporting_period": -1
+                 *         },
+                 *         {
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2023
+                 *         },
+                 *         {
+                 *           "ticker": "ADS",
+                 *           "mic_code": "XETR",
+                 *           "reporting_period": 2021
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    jobs: {
+                        /** @description a stock ticker of 1 to 15 characters. */
+                        ticker?: string;
+                        /**
+                         * Format: uuid
+                         * @description a UUID. Takes precedence over every other identifier.
+                         */
+                        company_id?: string;
+                        /** @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                        isin?: string;
+                        /** @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$. */
+                        lei?: string;
+                        /**
+                         * @description one of the Market Identifier Codes listed in the API reference.
+                         * @enum {string}
+                         */
+                        mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        reporting_period: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per job, in the order of the jobs. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": 200,
+                     *           "data": [
+                     *             {
+                     *               "year_of_disclosure": 2025,
+                     *               "reporting_period": 2025,
+                     *               "metric": "Net Income",
+                     *               "value": 112010000000,
+                     *               "ccy": "USD",
+                     *               "original_value": 112010000000,
+                     *               "original_ccy": "USD",
+                     *               "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *               "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *               "traceability_source_url": "http://localhost:8080/trace/71ec7a9a-28ed-5422-84e2-f78b33724ace"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "status": 204,
+                     *           "data": []
+                     *         },
+                     *         {
+                     *           "status": 404,
+                     *           "detail": "No data for reporting period 2021 of the given ticker on the given mic_code: not covered by any processed document. Available periods: 2023 (the free periods endpoint lists them).",
+                     *           "available_periods": [
+                     *             2023
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One result per job, in the order of the jobs. */
+                        results: {
+                            /** @description What the single call would have answered: 200, 204 or 404. */
+                            status: number;
+                            /** @description The records (200), empty for a 204. */
+                            data?: components["schemas"]["NetIncomeRecord"][];
+                            /** @description Why the job found nothing (404), as the single call says it. */
+                            detail?: string;
+                            /** @description A 404 for a period: the periods that exist. */
+                            available_periods?: number[];
+                            /** @description A 404 for an unknown ticker: close listings (company_id, company_name, ticker, mic_code). */
+                            did_you_mean?: {
+                                [key: string]: unknown;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "jobs[2].isin"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the jobs that would be charged; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has no subscription to the fundamentals datasets. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this dataset needs the fundamentals subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "fundamentals"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5977,7 +7906,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'query': text of 1 to 100 characters.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "query"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6282,7 +8211,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Unknown parameter 'page'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "page"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6936,7 +8865,8 @@ export interface operations {
                      *       "subscription": "revenues",
                      *       "subscriptions": [
                      *         "revenues",
-                     *         "ghg"
+                     *         "ghg",
+                     *         "fundamentals"
                      *       ]
                      *     }
                      */
@@ -6978,7 +8908,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Unknown parameter 'verbose'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "verbose"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7201,7 +9131,7 @@ export interface operations {
                      *       "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
                      *     }
                      */
-                    "application/json": components["schemas"]["Provenance"] | components["schemas"]["GhgEmissionProvenance"] | components["schemas"]["GhgIntensityProvenance"];
+                    "application/json": components["schemas"]["Provenance"] | components["schemas"]["GhgEmissionProvenance"] | components["schemas"]["GhgIntensityProvenance"] | components["schemas"]["NetIncomeProvenance"];
                 };
             };
             /** @description Bad request: the body names the parameter and its rule. */
@@ -7239,7 +9169,7 @@ export interface operations {
                      *       "status": 400,
                      *       "detail": "Invalid parameter 'id'.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
-                     *       "param": "reporting_period"
+                     *       "param": "id"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -35,4 +35,5 @@ export const ghgEmissions: Dataset<GhgEmissionRecord> = {
   mock: mockEmissions,
   trace: traceEmission,
   bundle: ghgBundle,
+  example: { file: 'ghg_emissions.csv', documentKind: 'sustainability', row: { scope: '1', value: '1.5', unit: 'kt' } },
 };

@@ -1,6 +1,7 @@
 import type { MoneyRecord } from '../kit/money-figures/figure-record.js';
 import { moneyFigureDataset } from '../kit/money-figures/money-figure-dataset.js';
 import type { MoneyFigureSpec } from '../kit/money-figures/money-figure-spec.js';
+import { revenueFigures } from './revenue-figures.js';
 import { REVENUE_PRICES } from './revenue-prices.js';
 
 /** One revenue record (spec §2.1). */
@@ -44,4 +45,6 @@ export const revenues = moneyFigureDataset(REVENUE_FIGURES, {
     noData: 'The company and period exist but no revenue figure was published for it.',
     forbidden: 'The account has no subscription to the revenues dataset.',
   },
+  figures: revenueFigures,
+  example: { file: 'revenues.csv', documentKind: 'financial', row: { value: '1234567000', currency: 'USD' } },
 });

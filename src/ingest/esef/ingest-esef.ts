@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
-import { conceptsOfAll, type FigureSpec } from '../core/figure-spec.js';
+import { conceptRank, conceptsOfAll, type FigureSpec } from '../core/figure-spec.js';
 import { type FilingsSummary, ingestFilings } from '../filings/ingest-filings.js';
 import type { Filer } from '../filings/source.js';
 import { type EsefReadCounts, loadEsefIndex, readEsefFilers } from './esef-filers.js';
@@ -13,7 +13,7 @@ import { esefFiler, esefSource, undatedFacts } from './esef-source.js';
  * the reader's reasons too (a dimensional fact, a duplicate, a report given twice) beside the
  * pipeline's (an unknown filer, a missing FX rate).
  */
-export interface EsefIngestSummary extends Omit<FilingsSummary, 'skipped'> {
+export interface EsefIngestSummary extends Omit<FilingsSummary, 'skipped' | 'datasets'> {
   reports: number;
   /**
    * Reports with no fact any spec reads (a bank without `Revenue`, an explorer before
@@ -21,6 +21,8 @@ export interface EsefIngestSummary extends Omit<FilingsSummary, 'skipped'> {
    */
   reports_without_figures: number;
   skipped: FilingsSummary['skipped'] & Partial<Record<EsefSkipReason | 'repeated_report' | 'undated_report', number>>;
+  /** Per figure spec, also the reports that tag none of its concepts (a bank has no revenue). */
+  datasets: Record<string, FilingsSummary['datasets'][string] & { reports_without_figures: number }>;
 }
 
 async function* each(filers: readonly Filer[]): AsyncIterable<Filer> {
@@ -59,7 +61,19 @@ export async function ingestEsef(
   if (counts.repeated_report > 0) skipped.repeated_report = counts.repeated_report;
   const undated = filers.reduce((n, f) => n + undatedFacts(f), 0);
   if (undated > 0) skipped.undated_report = undated;
-  const { filers: filerCount, ...rest } = summary;
   const withoutFigures = filers.reduce((n, f) => n + f.filings.filter((r) => r.facts.length === 0).length, 0);
-  return { filers: filerCount, reports: counts.reports, reports_without_figures: withoutFigures, ...rest, skipped };
+  const datasets: EsefIngestSummary['datasets'] = {};
+  for (const spec of specs) {
+    const rank = conceptRank(spec);
+    const without = filers.reduce(
+      (n, f) => n + f.filings.filter((r) => !r.facts.some((x) => rank(x.concept) !== undefined)).length,
+      0,
+    );
+    datasets[spec.name] = {
+      ...(summary.datasets[spec.name] as FilingsSummary['datasets'][string]),
+      reports_without_figures: without,
+    };
+  }
+  const { filers: filerCount, ...rest } = summary;
+  return { filers: filerCount, reports: counts.reports, reports_without_figures: withoutFigures, ...rest, skipped, datasets };
 }

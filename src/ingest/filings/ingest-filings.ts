@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { isCurrency } from '../../revenues/currencies.js';
-import { rateCurrency, toUsd } from '../../revenues/normalize.js';
+import { isCurrency } from '../../money/currencies.js';
+import { rateCurrency, toUsd } from '../../money/normalize.js';
 import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';

@@ -14,6 +14,16 @@ const PAGE = 5000;
 /** The filed-figure columns a bundle may carry, as `revenues.csv` does, so an export round trip keeps them. */
 const FILED = ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by', 'source_detail'] as const;
 
+/** The file's columns as export and the demo write them: the required ones, then the filed-figure ones. */
+export const FIGURE_BUNDLE_COLUMNS: readonly string[] = [
+  'company_id',
+  'document_id',
+  'reporting_period',
+  'value',
+  'ccy',
+  ...FILED,
+];
+
 const STAGE_COLUMNS = [
   'point_id',
   'company_id',

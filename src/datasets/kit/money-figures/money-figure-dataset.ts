@@ -1,6 +1,8 @@
+import type { FigureSpec } from '../../../ingest/core/figure-spec.js';
 import type { Dataset } from '../../dataset.js';
-import { figureBundle } from './figure-bundle.js';
+import { FIGURE_BUNDLE_COLUMNS, figureBundle } from './figure-bundle.js';
 import { loadTraceFacts, loadTraceValues } from './figure-facts.js';
+import { figurePointId } from './figure-point-id.js';
 import { figureProvenanceSchema, provenanceOf } from './figure-provenance.js';
 import { type MoneyRecord, moneyRecordSchema } from './figure-record.js';
 import { figureTracePage } from './figure-trace-page.js';
@@ -8,8 +10,25 @@ import { figureLoader } from './load-figures.js';
 import { figureMock } from './mock-figures.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
+/** The figure spec filings ingests fill for a kit dataset: its concepts, its table, its bundle file and point ids. */
+function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSpec['filed']>, bundleFile: string): FigureSpec {
+  return {
+    name: spec.dataset,
+    metric: spec.metric,
+    noun: filed.noun,
+    concepts: filed.concepts,
+    table: spec.table,
+    bundleFile,
+    bundleColumns: FIGURE_BUNDLE_COLUMNS,
+    pointId: (documentId, period) => figurePointId(spec, documentId, period),
+  };
+}
+
 /** What a money figure dataset says beyond its {@link MoneyFigureSpec}: the declaration's own words. */
-export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'route'>;
+export type MoneyFigureDeclaration = Pick<
+  Dataset,
+  'label' | 'subscription' | 'route' | 'example' | 'figures' | 'openApiExamples'
+>;
 
 /**
  * A dataset of money figures per company-period from documents, from its declaration: records,
@@ -27,6 +46,13 @@ export function moneyFigureDataset<M extends string>(
     prices: spec.prices,
     pointsTable: spec.table,
     ...(spec.bundleFile === undefined ? {} : { bundle: figureBundle(spec, spec.bundleFile) }),
+    ...(declaration.figures === undefined && spec.filed !== undefined && spec.bundleFile !== undefined
+      ? { figures: filedFigureSpec(spec, spec.filed, spec.bundleFile) }
+      : {}),
+    // A row of the kit's bundle file, for the contract test, unless the declaration gives its own.
+    ...(declaration.example === undefined && spec.bundleFile !== undefined
+      ? { example: { file: spec.bundleFile, documentKind: 'financial' as const, row: { value: '1234567000', ccy: 'USD' } } }
+      : {}),
     load: figureLoader(spec),
     mock: figureMock(spec),
     async trace(db, id) {

@@ -3,7 +3,7 @@ import type { DatasetPrices } from '../../dataset.js';
 /**
  * What a "money figure per company-period from documents" dataset declares (revenues, net
  * income): the kit turns it into the loader, mock, trace page and provenance. Its figures live in
- * a table of their own with exactly the columns of `revenue_points` ({@link createFigureTable}).
+ * a table of their own with exactly the columns of `revenue_points` (`createFigureTable`, src/db/figure-table.ts, for its migration).
  */
 export interface MoneyFigureSpec {
   /** The dataset's name: the purchase key, the ledger's endpoint, the buy link. */
@@ -27,6 +27,12 @@ export interface MoneyFigureSpec {
    * ({@link figureBundle}); none for revenues, whose `revenues.csv` is still one of the core files.
    */
   readonly bundleFile?: string;
+  /**
+   * Read from filings (DESIGN §10, §14): the concepts per taxonomy, most preferred first, and the
+   * metric in running text. With a `bundleFile`, the kit declares the dataset's figure spec, so
+   * every filings ingest and the demo fill its table.
+   */
+  readonly filed?: { readonly noun: string; readonly concepts: Readonly<Record<string, readonly string[]>> };
   /** The words of the record schema, the provenance schema and the trace page. */
   readonly wording: {
     /** Schema titles: the OpenAPI document names them. */

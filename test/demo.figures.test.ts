@@ -151,4 +151,24 @@ describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {
     const ghg = await get<{ reporting_periods: number[] }>(`/api/v1/ghg-emissions/periods?${at}`);
     expect(ghg.reporting_periods).toContain(2020);
   });
+  it("serves ESEF figures in USD, traced to the report with the source's own fields", async () => {
+    // Inditex (ITX on XMAD), fiscal year ending 31 January 2025: revenue 38,632,000,000 EUR as tagged (fact f-1).
+    const [record] = await get<
+      Array<{ value: number; original_value: number; original_ccy: string; traceability_source_url: string }>
+    >('/api/v1/revenues?ticker=ITX&mic_code=XMAD&reporting_period=2025');
+    expect(record).toMatchObject({ original_value: 38_632_000_000, original_ccy: 'EUR' });
+    expect(record?.value).toBeGreaterThan(38_632_000_000);
+    const page = await t.get((record?.traceability_source_url ?? '').replace(PUBLIC_URL, ''), caller.key);
+    expect(page.status).toBe(200);
+    for (const text of [
+      '<code>549300TTCXZOGZM2EY83</code>',
+      '<code>549300TTCXZOGZM2EY83-2025-01-31-ESEF-ES-0</code>',
+      '<code>f-1</code>',
+      '<code>iso4217:EUR</code>',
+      '2024-02-01 to 2025-01-31',
+      'href="https://filings.xbrl.org/549300TTCXZOGZM2EY83/2025-01-31/ESEF/ES/0/549300TTCXZOGZM2EY83-20250131-0-en/reports/ixbrlviewer.html"',
+    ]) {
+      expect(page.text).toContain(text);
+    }
+  });
 });

@@ -193,6 +193,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '011-esef-index',
         '012-sync-state',
         '013-net-income',
+        '014-figure-source-detail',
       ],
       seeded: 'demo',
     });
@@ -215,6 +216,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
         '011-esef-index',
         '012-sync-state',
         '013-net-income',
+        '014-figure-source-detail',
       ],
       seeded: null,
     });

@@ -261,6 +261,15 @@ const CASES: Array<[string, Edit, string[]]> = [
     ),
     [`revenues.csv:2: confirmed_by: "${DOC1}=1.5" is not a document_id=integer`],
   ],
+  [
+    "source's trace fields not a JSON list of labelled fields",
+    withColumns(
+      'revenues.csv',
+      ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by', 'source_detail'],
+      replace('revenues.csv', '22511000000,EUR,,,,,,', '22511000000,EUR,,,,,,"[{""label"":""LEI""}]"'),
+    ),
+    ['revenues.csv:2: source_detail is not a JSON list of {"label","value","kind"} fields'],
+  ],
 ];
 
 /** Every table's row count and a hash of its sorted content: equal means unchanged. */

@@ -9,10 +9,11 @@ import { DATASETS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
 import { ImportError } from '../ingest/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/bundle/export-bundle.js';
+import { INGEST_COMMANDS } from '../ingest/registry.js';
 import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
-import type { IngestSource } from './run-ingest.js';
+import { progress } from './run-ingest.js';
 import { serve } from './serve.js';
 
 /** The CLI composes the datasets as `buildApp` does: the subscriptions and bundle files come from them. */
@@ -85,24 +86,25 @@ program
 
 program
   .command('ingest')
-  .argument(
-    '<source>',
-    'sec-tickers (FILE), sec-companyfacts (CIK##########.json files, folders, companyfacts.zip), sec-fsds (data set zips), sec-submissions (CIK##########.json submissions files, folders, zips) or esef-index (pages of filings.xbrl.org /api/filings: files, folders, zips)',
-  )
+  .argument('<source>', INGEST_COMMANDS.map((c) => `${c.name} (${c.input})`).join(', '))
   .argument('<paths...>', 'input files or folders')
   .description('Ingest SEC and ESEF filings, whole or not at all; prints counts of what was added and skipped.')
   .action((source: string, paths: string[]) => {
-    if (!['sec-tickers', 'sec-companyfacts', 'sec-fsds', 'sec-submissions', 'esef-index'].includes(source)) {
-      throw new InvalidArgumentError(
-        `unknown source "${source}": use sec-tickers, sec-companyfacts, sec-fsds, sec-submissions or esef-index`,
-      );
+    const command = INGEST_COMMANDS.find((c) => c.name === source);
+    if (command === undefined) {
+      throw new InvalidArgumentError(`unknown source "${source}": use ${INGEST_COMMANDS.map((c) => c.name).join(', ')}`);
     }
-    // Loaded on use: the SEC readers (and the zip library) need not slow every other command's start.
     return withDatabase(
-      async ({ db }) => {
-        const { runIngest } = await import('./run-ingest.js');
-        print(await runIngest(db.kysely, source as IngestSource, paths, loadConfig().ingest, FIGURE_SPECS));
-      },
+      async ({ db }) =>
+        print(
+          await command.run({
+            db: db.kysely,
+            paths,
+            limits: loadConfig().ingest,
+            specs: FIGURE_SPECS,
+            progress: (what) => progress(source, what),
+          }),
+        ),
       { bulk: true },
     );
   });

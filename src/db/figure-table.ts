@@ -22,6 +22,7 @@ export async function createFigureTable<DB>(db: Kysely<DB>, table: string): Prom
     .addColumn('period_end', 'text')
     .addColumn('candidates', 'text')
     .addColumn('confirmed_by', 'text')
+    .addColumn('source_detail', 'text')
     .execute();
   await db.schema.createIndex(`${table}_company`).on(table).columns(['company_id', 'reporting_period']).execute();
   await db.schema.createIndex(`${table}_document`).on(table).column('document_id').execute();

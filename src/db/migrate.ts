@@ -14,6 +14,7 @@ import * as documentSource from './migrations/010-document-source.js';
 import * as esefIndex from './migrations/011-esef-index.js';
 import * as syncState from './migrations/012-sync-state.js';
 import * as netIncome from './migrations/013-net-income.js';
+import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -35,6 +36,7 @@ function provider(db: Db): MigrationProvider {
       '011-esef-index': bind(esefIndex),
       '012-sync-state': bind(syncState),
       '013-net-income': bind(netIncome),
+      '014-figure-source-detail': bind(figureSourceDetail),
     }),
   };
 }

@@ -105,6 +105,8 @@ export interface RevenuePointTable {
   candidates: string | null;
   /** Later documents that repeated the figure rounded: `document_id=value` pairs, space-separated. */
   confirmed_by: string | null;
+  /** What the figure's source shows of its fact on the trace page (JSON list of labelled fields); null for most sources. */
+  source_detail: string | null;
 }
 
 export interface FxRateTable {

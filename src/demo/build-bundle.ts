@@ -11,6 +11,7 @@ import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
 import { mergeEntities } from './entities.js';
+import { esefFigures } from './esef.js';
 import { filedFigures } from './filings.js';
 import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
@@ -50,6 +51,11 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   const filedBySpec = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate, FIGURE_SPECS);
   const filed = { documents: filedBySpec.documents, figures: filedBySpec.figures[FIGURE_SPECS.indexOf(revenueFigures)] ?? [] };
   report.lines.push(...revenues.withoutFilings(new Set(filed.documents.map((d) => d.accession))));
+  const esef = await esefFigures(join(sourceDir, 'esef'), companies.all(), report, hasRate, FIGURE_SPECS);
+  const esefRevenues = esef.figures[FIGURE_SPECS.indexOf(revenueFigures)] ?? [];
+  for (const [i, own] of esef.figures.entries()) {
+    if (FIGURE_SPECS[i] !== revenueFigures) filedBySpec.figures[i]?.push(...own);
+  }
 
   const all = companies.all();
   type Document = { id: string; form?: string; accession?: string; mainDocumentUrl?: string | null } & Omit<
@@ -63,8 +69,10 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     candidates?: string | null;
     confirmedBy?: string | null;
   } & Omit<(typeof filed.figures)[number], 'concept' | 'start' | 'end' | 'candidates' | 'confirmedBy'>;
-  const documents: Document[] = [...revenues.documents.values(), ...filed.documents].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const figures: Figure[] = sortFigures([...revenues.figures.values(), ...filed.figures]);
+  const documents: Document[] = [...revenues.documents.values(), ...filed.documents, ...esef.documents].sort((a, b) =>
+    a.id < b.id ? -1 : 1,
+  );
+  const figures: Figure[] = sortFigures([...revenues.figures.values(), ...filed.figures, ...esefRevenues]);
   const usedCurrencies = new Set(figures.map((f) => f.currency));
   const ghgSources = new GhgSources();
   const ghgDir = join(sourceDir, 'ghg');
@@ -82,7 +90,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     all.map((c) => {
       const [p] = c.listings;
       const cik = c.key.startsWith('sec-cik:') ? c.key.slice('sec-cik:'.length).padStart(10, '0') : '';
-      return [c.id, c.name, c.country ?? '', '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
+      return [c.id, c.name, c.country ?? '', esef.leis.get(c.id) ?? '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
     }),
   );
   const further = all
@@ -146,6 +154,10 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     filedDocuments: filed.documents.length,
     filedDataPoints: filed.figures.length,
     filedCompanies: new Set(filed.figures.map((f) => f.companyId)).size,
+    esefDocuments: esef.documents.length,
+    esefDataPoints: esefRevenues.length,
+    esefCompanies: new Set(esefRevenues.map((f) => f.companyId)).size,
+    esefCurrencies: [...new Set(esefRevenues.map((f) => f.currency))].sort(),
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
     mergedCompanies: entities.merged,
     keptApart: entities.keptApart,
@@ -163,6 +175,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     `countries ${counts.countries}`,
     `fx rates ${counts.fxRates}`,
     `filed: ${counts.filedDataPoints} data points of ${counts.filedCompanies} companies from ${counts.filedDocuments} SEC filings`,
+    `esef: ${counts.esefDataPoints} data points of ${counts.esefCompanies} companies from ${counts.esefDocuments} ESEF reports (${counts.esefCurrencies.join(' ')}, in USD by the yearly rates)`,
     `source rows dropped ${counts.dropped}`,
     `companies merged into another listing's company ${counts.mergedCompanies}; same-named companies kept apart ${counts.keptApart}`,
     `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
@@ -215,6 +228,7 @@ interface FigureRow {
   end?: string;
   candidates?: string | null;
   confirmedBy?: string | null;
+  sourceDetail?: string | null;
 }
 
 /** By company, period, then document: the order of every figures file. */
@@ -239,6 +253,7 @@ const figureRow = (f: FigureRow): string[] => [
   f.end ?? '',
   f.candidates ?? '',
   f.confirmedBy ?? '',
+  f.sourceDetail ?? '',
 ];
 
 const [sourceDir, outDir] = process.argv.slice(2);

@@ -46,6 +46,8 @@ export interface FiledFigure {
   candidates: string | null;
   /** Later filings that repeated the figure rounded (`document_id=value ...`), or null. */
   confirmedBy: string | null;
+  /** What the figure's source shows on its trace page (`source_detail`), when it says more (ESEF). */
+  sourceDetail?: string | null;
 }
 
 /**

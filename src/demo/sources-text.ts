@@ -15,6 +15,10 @@ export interface DemoCounts {
   filedDocuments: number;
   filedDataPoints: number;
   filedCompanies: number;
+  esefDocuments: number;
+  esefDataPoints: number;
+  esefCompanies: number;
+  esefCurrencies: string[];
   dropped: number;
   mergedCompanies: number;
   keptApart: number;
@@ -46,13 +50,16 @@ it. \`demo/REPORT.txt\` lists every source row that was left out or merged, and 
 - ${c.fxRates} yearly FX rates
 - of those, ${c.filedDataPoints} data points of ${c.filedCompanies} companies read from ${c.filedDocuments} SEC filings (every
   year the filings give, also before 2020), each with its XBRL concept, period and accession number
+- of those, ${c.esefDataPoints} data points of ${c.esefCompanies} European companies read from ${c.esefDocuments} ESEF annual reports
+  (xBRL-JSON from filings.xbrl.org; ${c.esefCurrencies.join(', ')}, in USD by the yearly rates), each with its IFRS concept and period,
+  its document dated when filings.xbrl.org added it and linked to the report's viewer; those companies carry their LEI
 - ${c.dropped} source rows dropped (each with its reason in REPORT.txt)
 - ${c.mergedCompanies} source companies merged into another's as further listings (one company per entity), ${c.keptApart} same-named companies kept apart (each with why in REPORT.txt's "entities:" lines)
 - ${c.auditFindings} findings of \`bin/corpdata check-data\` on this data, each explained in REPORT.txt's "check-data:" lines
 - ${c.ghgFigures} greenhouse-gas emission figures (Scope 1, 2, 3, in \`ghg_emissions.csv\`) of ${c.ghgCompanies} companies, from ${c.ghgDocuments} company reports; how many companies and company-years of each set matched the catalog, and why the others did not, is in REPORT.txt
 
-No figure is invented: what the sources lack stays absent. No LEI is given: none of the sources
-maps LEIs to companies.
+No figure is invented: what the sources lack stays absent. LEIs are given only for the companies
+an ESEF report names (its entity's LEI, matched by name and country): no other source maps LEIs to companies.
 
 ## Sources and terms
 
@@ -65,6 +72,7 @@ maps LEIs to companies.
 | US revenue figures | SEC EDGAR XBRL "R" pages of 10-K/20-F filings | public US government records |
 | other revenue figures | the companies' annual reports and investor-relations pages, one URL per figure | factual data published by the companies; each data point cites its source URL |
 | filed US revenue figures | SEC XBRL companyfacts (\`data.sec.gov/api/xbrl/companyfacts\`) of 19 companies, as copied by GitHub starlightenergies/ParseSECreports and dgunning/edgartools; one SEC Financial Statement Data Set quarter (2009q3, via HansjoergW/sec-fincancial-statement-data-set); the companyfacts of 351 large US filers (FY2020–2025, \`companyfacts-sp500-2025.zip\`, from hanumantjain/sp500_agentic_ai, kotoba-lang/gov.sec.edgar, annanyashah9/accounting-redflag-screen and koonkayma/stock-batch) and their SEC submissions files (each filing's main document) | SEC output: US government data, public domain (edgartools and sp500_agentic_ai MIT, the data set repository Apache-2.0) |
+| filed European revenue figures | ESEF annual reports as filings.xbrl.org publishes them (xBRL-JSON), kept as test fixtures by GitHub alejandroplazalorenzo/spanish-financials-etl (Endesa, Inditex, Amper, Prosegur, Bankinter, Berkeley Energia, with the author's record of filings.xbrl.org's index) and TextLayer/isw-company-similarity (Kainos, and a GB page of the \`/api/filings\` index) | the filers' own regulatory filings, published by filings.xbrl.org (XBRL International); spanish-financials-etl MIT, isw-company-similarity no licence stated |
 | GHG emissions | os-climate ITR sample data (GitHub \`os-climate/ITR\`, \`test/inputs/\`): the emission rows only, which are company-reported figures | Apache-2.0 |
 | GHG emissions | "Profit and Emissions Database" by Robert Höglund (marginalcarbon.com / Carbon Gap), as cleaned by Open-Earth-Foundation/OpenClimate | CC BY 4.0: credit Robert Höglund |
 | GHG emissions | Klimatkollen (Klimatbyrån, GitHub \`Klimatbyran/klimatkollen\`), \`companyData.xlsx\` sheet "Main 2.1" | MIT |

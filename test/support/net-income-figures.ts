@@ -39,5 +39,7 @@ export const testNetIncome: FigureSpec = {
 export async function createTestNetIncomeTable(db: Kysely<Database>): Promise<void> {
   await sql`create table test_net_income_points (point_id text primary key, company_id text not null, document_id text not null,
     reporting_period integer not null, original_value bigint, original_ccy text not null, value_usd bigint not null, fx_rate text not null,
-    fx_source text not null, concept text, period_start text, period_end text, candidates text, confirmed_by text)`.execute(db);
+    fx_source text not null, concept text, period_start text, period_end text, candidates text, confirmed_by text, source_detail text)`.execute(
+    db,
+  );
 }

@@ -66,7 +66,7 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
  * checked, converted to USD with the rate of its currency and year (the database's, or one the
  * bundle's fx_rates.csv gave above it), keyed by `idOf(document, period)`. The stage's columns:
  * point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd,
- * rate_currency, concept, period_start, period_end, candidates, confirmed_by.
+ * rate_currency, concept, period_start, period_end, candidates, confirmed_by, source_detail.
  */
 export function stageMoneyFigure(
   v: Readonly<Record<string, string>>,
@@ -112,6 +112,7 @@ export function stageMoneyFigure(
       r.periodEnd,
       r.candidates,
       r.confirmedBy,
+      r.sourceDetail,
     ],
   };
 }

@@ -3,6 +3,7 @@ import { isMicCode } from '../../catalog/mic-codes.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentStatus } from '../../db/schema.js';
 import { isCurrency, SUB_UNITS } from '../../money/currencies.js';
 import { parseRate } from '../../money/normalize.js';
+import { parseTraceFields, traceFieldsText } from '../filings/source.js';
 import { type Checked, INTEGER_RE, integer, MAX_PERIOD, Messages, MIN_PERIOD, text, UUID_RE, uuid } from './field-checks.js';
 
 export type { Checked } from './field-checks.js';
@@ -223,6 +224,8 @@ export interface RevenueRow {
   periodEnd: string | null;
   candidates: string | null;
   confirmedBy: string | null;
+  /** The source's trace fields as stored (`source_detail`), or null. */
+  sourceDetail: string | null;
 }
 
 export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
@@ -238,7 +241,27 @@ export function checkRevenue(v: Record<string, string>): Checked<RevenueRow> {
     ...filedPeriod(m, v),
     candidates: pairs(m, 'candidates', v.candidates ?? '', CONCEPT_RE, 'a taxonomy:Name concept'),
     confirmedBy: pairs(m, 'confirmed_by', v.confirmed_by ?? '', UUID_RE, 'a document_id'),
+    sourceDetail: sourceDetail(m, v.source_detail ?? ''),
   });
+}
+
+/** A source's trace fields: a JSON list of `{label, value, kind?}` (as `traceFieldsText` writes it), or null when empty. */
+function sourceDetail(m: Messages, v: string): string | null {
+  const t = optional(v);
+  if (t === null) return null;
+  let count = -1;
+  try {
+    const parsed: unknown = JSON.parse(t);
+    if (Array.isArray(parsed)) count = parsed.length;
+  } catch {
+    // reported below
+  }
+  const fields = parseTraceFields(t);
+  if (count < 1 || fields.length !== count) {
+    m.add('source_detail is not a JSON list of {"label","value","kind"} fields');
+    return null;
+  }
+  return traceFieldsText(fields);
 }
 
 /** A list of `key=integer` pairs separated by spaces (`us-gaap:Revenues=17997000000`), or null when empty. */

@@ -19,6 +19,7 @@ export const FIGURE_STAGE_COLUMNS = [
   'period_end',
   'candidates',
   'confirmed_by',
+  'source_detail',
   'line',
 ] as const;
 
@@ -46,23 +47,24 @@ export function figureStage(spec: FigureSpec): FilingsStage {
       await sql`drop table if exists ${sql.table(stageTable)}`.execute(db);
       await sql`create temporary table ${sql.table(stageTable)} (point_id text, company_id text, document_id text, reporting_period integer,
         original_value bigint, original_ccy text, value_usd bigint, rate_currency text, concept text, period_start text, period_end text,
-        candidates text, confirmed_by text, line integer)`.execute(db);
+        candidates text, confirmed_by text, source_detail text, line integer)`.execute(db);
     },
     // Rows are made by the pipeline from checked facts; the core stage checks their documents.
     check: async () => [],
     apply: async (db) => {
       await sql`insert into ${table} (point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd, fx_rate,
-          fx_source, concept, period_start, period_end, candidates, confirmed_by)
+          fx_source, concept, period_start, period_end, candidates, confirmed_by, source_detail)
         select s.point_id, s.company_id, s.document_id, s.reporting_period, s.original_value, s.original_ccy, s.value_usd,
           coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start, s.period_end,
-          s.candidates, s.confirmed_by
+          s.candidates, s.confirmed_by, s.source_detail
         from ${sql.table(stageTable)} s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
         on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
           original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate, fx_source = excluded.fx_source,
           concept = coalesce(excluded.concept, ${table}.concept), period_start = coalesce(excluded.period_start, ${table}.period_start),
           period_end = coalesce(excluded.period_end, ${table}.period_end),
           candidates = coalesce(excluded.candidates, ${table}.candidates),
-          confirmed_by = coalesce(excluded.confirmed_by, ${table}.confirmed_by)`.execute(db);
+          confirmed_by = coalesce(excluded.confirmed_by, ${table}.confirmed_by),
+          source_detail = coalesce(excluded.source_detail, ${table}.source_detail)`.execute(db);
     },
   };
 }
@@ -128,8 +130,9 @@ export async function storedFigureRows(db: Kysely<Database>, spec: FigureSpec, s
     period_start: string | null;
     candidates: string | null;
     confirmed_by: string | null;
+    source_detail: string | null;
   }>`select d.source_key, d.published_on, p.period_end, p.original_value, p.original_ccy, p.point_id, p.document_id, p.reporting_period,
-      p.value_usd, p.concept, p.period_start, p.candidates, p.confirmed_by
+      p.value_usd, p.concept, p.period_start, p.candidates, p.confirmed_by, p.source_detail
     from ${sql.table(spec.table)} p join documents d on d.document_id = p.document_id
     where p.company_id = ${companyId} and p.period_end is not null and d.source = ${source}`.execute(db);
   return rows;

@@ -17,7 +17,7 @@ import {
   type StoredFigure,
   selectFiguresAndConfirmations,
 } from './select-figures.js';
-import type { FiledFact, Filer, FilingSource } from './source.js';
+import { type FiledFact, type Filer, type FilingSource, traceFieldsText } from './source.js';
 
 /** What one figure spec got from an ingest. */
 export interface FigureCounts {
@@ -111,6 +111,8 @@ async function stageFilers(
   const skipper =
     (counts: FigureCounts) =>
     (reason: SkipReason, n = 1) => {
+      // A filer without facts (an ESEF report of undated or no figures) is nothing skipped.
+      if (n === 0) return;
       summary.skipped[reason] = (summary.skipped[reason] ?? 0) + n;
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };
@@ -271,6 +273,7 @@ async function stageSpec(
       fact.end,
       candidatesText(candidates),
       confirmedBy.get(key)?.join(' ') ?? null,
+      traceFieldsText(fact.trace),
       out.nextLine(),
     ]);
     confirmedBy.delete(key);
@@ -294,6 +297,7 @@ async function stageSpec(
       s.end,
       s.candidates,
       all,
+      s.sourceDetail,
       out.nextLine(),
     ]);
   }
@@ -320,6 +324,7 @@ interface StoredPoint extends StoredFigure {
   start: string | null;
   candidates: string | null;
   confirmedBy: string | null;
+  sourceDetail: string | null;
 }
 
 function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
@@ -337,6 +342,7 @@ function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): S
     start: r.period_start,
     candidates: r.candidates,
     confirmedBy: r.confirmed_by,
+    sourceDetail: r.source_detail,
   };
 }
 

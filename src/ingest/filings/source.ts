@@ -23,6 +23,44 @@ export interface FiledFact {
   form: string;
   /** When the filing was published, YYYY-MM-DD; empty when the source does not say. */
   filed: string;
+  /**
+   * What the figure's trace page shows of this fact beyond the fields every source shares (concept,
+   * period, filed date, the document): the source says it here, in its own words, and it is stored
+   * with the figure (`source_detail`). ESEF: the LEI, `fxo_id`, the fact's id, unit and decimals,
+   * links to the report and its viewer. Absent when the source has nothing more (SEC).
+   */
+  trace?: readonly SourceTraceField[];
+}
+
+/** One line a source adds to a figure's trace page: a label and its value, shown as text, code or a link. */
+export interface SourceTraceField {
+  label: string;
+  value: string;
+  /** `code` for an identifier, `link` for an http(s) URL; plain text otherwise. */
+  kind?: 'code' | 'link';
+}
+
+/** Trace fields as stored in a figure's `source_detail`: JSON; null when there are none. */
+export const traceFieldsText = (fields: readonly SourceTraceField[] | undefined): string | null =>
+  fields === undefined || fields.length === 0 ? null : JSON.stringify(fields);
+
+/** Stored trace fields read back; anything malformed is left out (a page never fails on them). */
+export function parseTraceFields(text: string | null): SourceTraceField[] {
+  if (text === null || text === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((f: unknown): SourceTraceField[] => {
+    if (typeof f !== 'object' || f === null) return [];
+    const { label, value, kind } = f as Record<string, unknown>;
+    if (typeof label !== 'string' || typeof value !== 'string') return [];
+    if (kind === 'link') return /^https?:\/\//.test(value) ? [{ label, value, kind }] : [{ label, value }];
+    return kind === 'code' ? [{ label, value, kind }] : [{ label, value }];
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableId } from '../core/stable-id.js';
 
 /**
  * The rules of DESIGN §10 that are SEC's own and every SEC source shares: which forms are annual
@@ -13,12 +13,6 @@ export const isAnnualForm = (form: string): boolean => ANNUAL_FORM_RE.test(form)
 /** The filing index page on EDGAR, where every document of the filing is listed. */
 export function filingIndexUrl(cik: string, accession: string): string {
   return `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${accession}-index.htm`;
-}
-
-/** A name-based UUID (version 5 layout), so the same key gives the same id on every machine. */
-function stableId(key: string): string {
-  const h = createHash('sha256').update(key).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** One document per filing, whichever source brought it. */

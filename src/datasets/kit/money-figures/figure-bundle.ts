@@ -12,7 +12,7 @@ import type { MoneyFigureSpec } from './money-figure-spec.js';
 const PAGE = 5000;
 
 /** The filed-figure columns a bundle file may carry (optional), so an export round trip keeps them. */
-const FILED = ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by'] as const;
+const FILED = ['concept', 'period_start', 'period_end', 'candidates', 'confirmed_by', 'source_detail'] as const;
 
 /** The name of a spec's currency column: `ccy` unless it says otherwise (`currency` in `revenues.csv`). */
 const currencyColumn = (spec: Pick<MoneyFigureSpec, 'bundleCurrencyColumn'>): string => spec.bundleCurrencyColumn ?? 'ccy';
@@ -68,7 +68,9 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
       await sql`drop table if exists ${sql.table(stage)}`.execute(db);
       await sql`create temporary table ${sql.table(stage)} (point_id text, company_id text, document_id text,
         reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text,
-        concept text, period_start text, period_end text, candidates text, confirmed_by text, line integer)`.execute(db);
+        concept text, period_start text, period_end text, candidates text, confirmed_by text, source_detail text, line integer)`.execute(
+        db,
+      );
     },
     stageRow(values, rates) {
       // The row check reads `currency`, whatever the file calls it (`ccy`, as the API's records do).
@@ -96,10 +98,10 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
     // A file without the filed-figure columns (written before they existed) keeps those known.
     async apply(db) {
       await sql`insert into ${sql.table(table)} (point_id, company_id, document_id, reporting_period, original_value,
-          original_ccy, value_usd, fx_rate, fx_source, concept, period_start, period_end, candidates, confirmed_by)
+          original_ccy, value_usd, fx_rate, fx_source, concept, period_start, period_end, candidates, confirmed_by, source_detail)
         select s.point_id, s.company_id, s.document_id, s.reporting_period, s.original_value, s.original_ccy, s.value_usd,
           coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start,
-          s.period_end, s.candidates, s.confirmed_by
+          s.period_end, s.candidates, s.confirmed_by, s.source_detail
         from ${sql.table(stage)} s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
         on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
           original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate,
@@ -107,7 +109,8 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
           period_start = coalesce(excluded.period_start, ${sql.table(table)}.period_start),
           period_end = coalesce(excluded.period_end, ${sql.table(table)}.period_end),
           candidates = coalesce(excluded.candidates, ${sql.table(table)}.candidates),
-          confirmed_by = coalesce(excluded.confirmed_by, ${sql.table(table)}.confirmed_by)`.execute(db);
+          confirmed_by = coalesce(excluded.confirmed_by, ${sql.table(table)}.confirmed_by),
+          source_detail = coalesce(excluded.source_detail, ${sql.table(table)}.source_detail)`.execute(db);
     },
     exportRows: (db) => exportFigures(db, table),
   };
@@ -138,6 +141,7 @@ async function* exportFigures(db: Kysely<Database>, table: string): AsyncIterabl
         p.period_end,
         p.candidates,
         p.confirmed_by,
+        p.source_detail,
       ];
     }
     const last = rows.at(-1);

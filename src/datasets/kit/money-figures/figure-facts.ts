@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, DocumentStatus } from '../../../db/schema.js';
+import { parseTraceFields, type SourceTraceField } from '../../../ingest/filings/source.js';
 import { figureTable, figureTableAsP } from './figure-table.js';
 
 /** What a traceability page shows to anyone: where a data point comes from, not its value. */
@@ -45,6 +46,8 @@ export interface TraceFiling {
   candidates: Array<{ concept: string; value: number }>;
   /** Later filings that repeated the figure rounded to their precision (DESIGN §10.6). */
   confirmedBy: Array<{ document: TraceDocument; value: number }>;
+  /** What the figure's source shows of the fact beyond these fields, in its words (ESEF: LEI, fxo_id, fact id, …). */
+  sourceFields: SourceTraceField[];
 }
 
 /** `key=value` pairs as stored (space-separated); a malformed pair is left out. */
@@ -76,7 +79,7 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
     .innerJoin('companies as c', 'c.company_id', 'p.company_id')
     .innerJoin('documents as d', 'd.document_id', 'p.document_id')
     .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
-    .select(['p.concept', 'p.period_start', 'p.period_end', 'p.candidates', 'p.confirmed_by'])
+    .select(['p.concept', 'p.period_start', 'p.period_end', 'p.candidates', 'p.confirmed_by', 'p.source_detail'])
     .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status', 'd.form', 'd.accession'])
     .select('d.main_document_url')
     .where('p.point_id', '=', pointId)
@@ -152,6 +155,7 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
               const d = confirming.find((r) => r.document_id === c.key);
               return d === undefined ? [] : [{ document: documentOf(d), value: c.value }];
             }),
+            sourceFields: parseTraceFields(point.source_detail),
           },
     related: related.map((r) => ({ pointId: r.point_id, document: documentOf(r) })),
   };

@@ -1,3 +1,4 @@
+import type { SourceTraceField } from '../../../ingest/filings/source.js';
 import { SUB_UNITS } from '../../../money/currencies.js';
 import { formatNumber, type Html, html, page } from '../../../web/html.js';
 import { buyOffer } from '../buy-offer.js';
@@ -87,13 +88,32 @@ function confirmedSection(f: TraceFiling, shown: boolean): Html {
 <ul>${items}</ul>`;
 }
 
+/** The lines a figure's source adds (DESIGN §15): its own fields, in its own words. */
+function sourceRows(fields: readonly SourceTraceField[]): Html[] {
+  return fields.map(
+    (s) =>
+      html`<dt>${s.label}</dt><dd${s.kind === 'link' ? html` class="key"` : ''}>${
+        s.kind === 'code'
+          ? html`<code>${s.value}</code>`
+          : s.kind === 'link'
+            ? html`<a href="${s.value}" rel="noopener noreferrer">${s.value}</a>`
+            : s.value
+      }</dd>`,
+  );
+}
+
 /** How a filed figure was chosen: shown to anyone, since none of it is the figure itself. */
 function filingSection(spec: MoneyFigureSpec, f: TraceFiling, d: TraceFacts['document'], shown: boolean): Html {
   const period = f.periodStart === null ? `four quarters ending ${f.periodEnd}` : `${f.periodStart} to ${f.periodEnd}`;
+  // A source without SEC's form and accession (ESEF) says what identifies its filing in its own fields.
+  const sec =
+    f.form === null && f.accession === null
+      ? html``
+      : html`<dt>Form</dt><dd>${f.form ?? '—'}</dd>
+<dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd>`;
   return html`<h2>Filing</h2>
-<dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd><dt>Form</dt><dd>${f.form ?? '—'}</dd>
-<dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd><dt>Filed</dt><dd>${f.filed}</dd>
-<dt>Period</dt><dd>${period}</dd><dt>Filing index</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>${
+<dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd>${sec}<dt>Filed</dt><dd>${f.filed}</dd>
+<dt>Period</dt><dd>${period}</dd>${sourceRows(f.sourceFields)}<dt>${f.accession === null ? 'Source' : 'Filing index'}</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>${
     f.mainDocumentUrl === null
       ? ''
       : html`<dt>Main document</dt><dd class="key"><a href="${f.mainDocumentUrl}" rel="noopener noreferrer">${f.mainDocumentUrl}</a></dd>`

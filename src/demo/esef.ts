@@ -1,0 +1,178 @@
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_INGEST_LIMITS } from '../config.js';
+import type { EsefFilingTable } from '../db/schema.js';
+import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { esefIndexLookup, readEsefFilers } from '../ingest/esef/esef-filers.js';
+import { esefFiler, esefSource, undatedFacts } from '../ingest/esef/esef-source.js';
+import { FILINGS_XBRL_ORG, readEsefIndexPage } from '../ingest/esef/read-index.js';
+import { candidatesText } from '../ingest/filings/ingest-filings.js';
+import { nameMatchKey } from '../ingest/filings/match-company.js';
+import { reportingPeriodOf } from '../ingest/filings/periods.js';
+import { type SelectionRules, type SkipReason, selectFiguresAndConfirmations } from '../ingest/filings/select-figures.js';
+import { traceFieldsText } from '../ingest/filings/source.js';
+import { isCurrency } from '../money/currencies.js';
+import type { DemoCompany } from './companies.js';
+import type { FiledFigure } from './filings.js';
+import type { Report } from './report.js';
+
+/** An ESEF report as a demo document: what `ingest esef` writes for it. */
+export interface EsefDocument {
+  id: string;
+  companyId: string;
+  title: string;
+  sourceUrl: string;
+  publishedOn: string;
+  reportingPeriod: number;
+}
+
+const SPANISH = join('xbrl-json', 'alejandroplazalorenzo_spanish-financials-etl');
+const TEXTLAYER = join('xbrl-json', 'TextLayer_isw-company-similarity');
+const GB_PAGE = join('filings-api', 'TextLayer_isw-company-similarity', 'gb_filings.json');
+
+/**
+ * The index rows of the reports: the Spanish reports' author recorded filings.xbrl.org's listing
+ * of each (`filings.json`); Kainos is listed on the GB index page beside them.
+ */
+async function indexRows(esefDir: string): Promise<EsefFilingTable[]> {
+  const url = (path: string | undefined) => (path === undefined ? null : `${FILINGS_XBRL_ORG}${path}`);
+  const spanish = JSON.parse(readFileSync(join(esefDir, SPANISH, 'filings.json'), 'utf8')) as Array<Record<string, string>>;
+  const rows: EsefFilingTable[] = spanish.map((f) => ({
+    fxo_id: f.fxo_id ?? '',
+    filing_id: String(f.filing_id),
+    country: 'ES',
+    lei: f.lei ?? null,
+    entity_name: f.entity_name ?? null,
+    period_end: f.period_end ?? '',
+    date_added: `${f.date_added}Z`,
+    processed: null,
+    report_url: url(f.report_url),
+    viewer_url: url(f.viewer_url),
+    json_url: url(f.json_url),
+    package_url: url(f.package_url),
+  }));
+  const page = await readEsefIndexPage(createReadStream(join(esefDir, GB_PAGE)) as AsyncIterable<Buffer>, GB_PAGE);
+  for (const e of page.entries) {
+    rows.push({
+      fxo_id: e.fxoId,
+      filing_id: e.filingId,
+      country: e.country,
+      lei: e.lei,
+      entity_name: e.entityName,
+      period_end: e.periodEnd,
+      date_added: e.dateAdded,
+      processed: e.processed,
+      report_url: e.reportUrl,
+      viewer_url: e.viewerUrl,
+      json_url: e.jsonUrl,
+      package_url: e.packageUrl,
+    });
+  }
+  return rows;
+}
+
+/**
+ * Every figure of every spec in the ESEF reports beside the reference data (`esef/xbrl-json/`),
+ * chosen by the rules `bin/corpdata ingest esef` applies (DESIGN §14) through the same source: a
+ * report's filer is matched to the one demo company of its normalized name and country (the demo's
+ * sources give no LEIs; the LEI is then recorded on it, as ingest does). A filer no demo company
+ * lists is reported, not added. `figures` is in the order of `specs`.
+ */
+export async function esefFigures(
+  esefDir: string,
+  companies: readonly DemoCompany[],
+  report: Report,
+  hasRate: (currency: string, year: number) => boolean,
+  specs: readonly FigureSpec[],
+): Promise<{ documents: EsefDocument[]; figures: FiledFigure[][]; leis: Map<string, string> }> {
+  const files = [
+    ...readdirSync(join(esefDir, SPANISH))
+      .filter((f) => f.endsWith('.json') && f !== 'filings.json')
+      .map((f) => join(esefDir, SPANISH, f)),
+    ...readdirSync(join(esefDir, TEXTLAYER))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(esefDir, TEXTLAYER, f)),
+  ].sort();
+  const filers = await readEsefFilers(
+    files,
+    DEFAULT_INGEST_LIMITS,
+    [...conceptsOfAll(specs)],
+    esefIndexLookup(await indexRows(esefDir)),
+  );
+  const source = esefSource(filers);
+  const rules = specs.map((spec): SelectionRules => ({ rank: conceptRank(spec), isCurrency, isAnnualForm: source.isAnnualForm }));
+  const byName = new Map<string, DemoCompany[]>();
+  for (const c of companies) {
+    const key = `${nameMatchKey(c.name)}|${c.country ?? ''}`;
+    byName.set(key, [...(byName.get(key) ?? []), c]);
+  }
+  const documents = new Map<string, EsefDocument>();
+  const figures: FiledFigure[][] = specs.map(() => []);
+  const leis = new Map<string, string>();
+  for (const esef of filers) {
+    const filer = esefFiler(esef);
+    const what = `esef: ${filer.name} (LEI ${filer.lei ?? 'none'}, ${esef.filings.map((f) => f.key).join(', ')})`;
+    if (undatedFacts(esef) > 0)
+      report.lines.push(`${what}: ${undatedFacts(esef)} facts dropped: the index does not date their report`);
+    if (filer.facts.length === 0) {
+      report.lines.push(`${what}: no ${specs.map((s) => s.noun).join(' or ')} tagged: no figure`);
+      continue;
+    }
+    const found = byName.get(`${nameMatchKey(filer.name)}|${filer.country ?? ''}`) ?? [];
+    const [company, ...more] = found;
+    if (company === undefined || more.length > 0) {
+      report.lines.push(
+        `${what}: dropped: ${company === undefined ? 'no demo company of that name and country (no listing in the sources)' : 'several demo companies of that name and country'}, ${filer.facts.length} facts`,
+      );
+      continue;
+    }
+    if (filer.lei !== undefined) leis.set(company.id, filer.lei);
+    const periods = new Map<string, number>();
+    for (const f of filer.facts) periods.set(f.accession, Math.max(periods.get(f.accession) ?? 0, reportingPeriodOf(f.end)));
+    for (const [i, rule] of rules.entries()) {
+      const skip = (reason: SkipReason) => report.lines.push(`${what}: a ${specs[i]?.noun} fact left out: ${reason}`);
+      const { figures: chosen, confirmations } = selectFiguresAndConfirmations(filer.facts, [], rule, skip);
+      const confirmedBy = new Map<string, string[]>();
+      const addDocument = (fact: (typeof filer.facts)[number]) => {
+        const doc = source.document(filer, fact);
+        if (!documents.has(doc.documentId)) {
+          documents.set(doc.documentId, {
+            id: doc.documentId,
+            companyId: company.id,
+            title: doc.title,
+            sourceUrl: doc.sourceUrl,
+            publishedOn: fact.filed,
+            reportingPeriod: periods.get(fact.accession) ?? reportingPeriodOf(fact.end),
+          });
+        }
+        return doc.documentId;
+      };
+      for (const c of confirmations) {
+        const key = `${c.accession}|${c.end}`;
+        confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${addDocument(c.by)}=${c.by.value}`]);
+      }
+      for (const { fact, reportingPeriod, candidates } of chosen) {
+        if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
+          report.lines.push(
+            `${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`,
+          );
+          continue;
+        }
+        (figures[i] as FiledFigure[]).push({
+          companyId: company.id,
+          documentId: addDocument(fact),
+          period: reportingPeriod,
+          value: String(fact.value),
+          currency: fact.unit,
+          concept: fact.concept,
+          start: fact.start,
+          end: fact.end,
+          candidates: candidatesText(candidates),
+          confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
+          sourceDetail: traceFieldsText(fact.trace),
+        });
+      }
+    }
+  }
+  return { documents: [...documents.values()], figures, leis };
+}

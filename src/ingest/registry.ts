@@ -1,0 +1,9 @@
+import type { IngestCommand } from './core/ingest-command.js';
+import { esefCommands } from './esef/esef-commands.js';
+import { secCommands } from './sec-filings/sec-commands.js';
+
+/**
+ * Every source's `ingest` commands, one line per source (DESIGN §15). Only the composition root
+ * (`src/cli/main.ts`) imports this list; `docs/new-source.md` walks through adding a line.
+ */
+export const INGEST_COMMANDS: readonly IngestCommand[] = [...secCommands, ...esefCommands];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
 import { corpdata } from './support/cli.js';
 import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
@@ -366,5 +367,30 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     const after = await client.get(path);
     for (const text of publicFacts) expect(after.text).toContain(text);
     expect(after.text).toContain('25,070,000,000 EUR');
+
+    // Seen in a browser, signed in as the buyer: nothing sideways on a phone (docs/screenshots has it).
+    const browser = await launchBrowser();
+    try {
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        const context = await browser.newContext({ viewport: { width, height } });
+        await context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: t.url })));
+        const page = await context.newPage();
+        await page.goto(`${t.url}${path}`);
+        expect(await page.textContent('body')).toContain('25,070,000,000 EUR');
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+        if (process.env.UPDATE_SCREENSHOTS === '1' && dialect === 'sqlite') {
+          await page.screenshot({
+            path: fileURLToPath(new URL(`../docs/screenshots/trace-esef-${width}.png`, import.meta.url)),
+            fullPage: true,
+          });
+        }
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -1,78 +1,22 @@
-import { createReadStream, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { IngestLimits } from '../../config.js';
-import { type ByteLimit, limitedChunks, tooLarge } from '../core/byte-limit.js';
-import { ImportError } from '../core/issues.js';
-import { inputKind, openRegularFile } from '../core/regular-file.js';
-import { entryChunks, zipEntries } from './zip-entries.js';
-
-/** The JSON limit of `limits`, with the setting that raises it. */
-export const jsonLimit = (limits: IngestLimits): ByteLimit => ({
-  bytes: limits.maxJsonBytes,
-  setting: 'CORPDATA_INGEST_MAX_JSON_BYTES',
-});
-
-/** The bytes of a regular file, refused unread when it is larger than `limit`, and while reading past it. */
-export function fileChunks(path: string, limit: ByteLimit): AsyncIterable<Buffer> {
-  const { fd, size } = openRegularFile(path);
-  const stream = createReadStream(path, { fd, highWaterMark: 1 << 20 });
-  if (size > limit.bytes) {
-    stream.destroy();
-    throw tooLarge(path, limit, size);
-  }
-  return limitedChunks(stream as AsyncIterable<Buffer>, limit, path);
-}
-
-/** Reads one JSON document of SEC's per-CIK files: its bytes, where it came from, its file name. */
-export type CikFileReader<T> = (chunks: AsyncIterable<Buffer>, source: string, name: string) => Promise<T>;
+import { type JsonFileReader, readJsonDocuments } from '../core/json-documents.js';
 
 /**
  * SEC's per-CIK JSON input as its ingests take it: files, folders of them (the names `files`
  * matches, in name order) and zips of them read entry by entry, each document through `read`,
- * none larger than `limits.maxJsonBytes`. A folder or zip without such a file, an unreadable zip
- * or entry, stops the read with an {@link ImportError} naming it.
+ * none larger than `limits.maxJsonBytes` (see {@link readJsonDocuments}).
  */
-export async function* readCikJsonInputs<T>(
+export function readCikJsonInputs<T>(
   paths: readonly string[],
   limits: IngestLimits,
   files: RegExp,
-  read: CikFileReader<T>,
+  read: JsonFileReader<T>,
 ): AsyncGenerator<T> {
-  const limit = jsonLimit(limits);
-  for (const path of paths) {
-    if (inputKind(path) === 'folder') {
-      const names = readdirSync(path)
-        .filter((f) => files.test(f))
-        .sort();
-      if (names.length === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json file' }]);
-      for (const f of names) yield await read(fileChunks(join(path, f), limit), join(path, f), f);
-    } else if (path.toLowerCase().endsWith('.zip')) {
-      yield* readZip(path, limit, files, read);
-    } else {
-      yield await read(fileChunks(path, limit), path, basename(path));
-    }
-  }
-}
-
-async function* readZip<T>(path: string, limit: ByteLimit, files: RegExp, read: CikFileReader<T>): AsyncGenerator<T> {
-  let entries = 0;
-  try {
-    for await (const entry of zipEntries(path)) {
-      if (!files.test(basename(entry.name))) continue;
-      const source = `${path}:${entry.name}`;
-      let value: T;
-      try {
-        value = await read(entryChunks(entry, limit, source), source, basename(entry.name));
-      } catch (error) {
-        if (error instanceof ImportError) throw error;
-        throw new ImportError([{ file: source, line: 0, message: `cannot be read from the zip: ${(error as Error).message}` }]);
-      }
-      entries++;
-      yield value;
-    }
-  } catch (error) {
-    if (error instanceof ImportError) throw error;
-    throw new ImportError([{ file: path, line: 0, message: `is not a readable zip: ${(error as Error).message}` }]);
-  }
-  if (entries === 0) throw new ImportError([{ file: path, line: 0, message: 'holds no CIK##########.json entry' }]);
+  return readJsonDocuments(
+    paths,
+    limits,
+    { accepts: (path) => files.test(basename(path)), none: (where) => `holds no CIK##########.json ${where}` },
+    read,
+  );
 }

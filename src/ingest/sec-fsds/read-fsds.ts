@@ -1,10 +1,10 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import { ImportError } from '../core/issues.js';
 import { readLines } from '../core/line-reader.js';
+import { entryChunks, type ZipEntry, zipEntries } from '../core/zip-entries.js';
 import type { FiledFact } from '../filings/source.js';
 import { isAccession, normalizeCik } from '../sec-filings/rules.js';
 import type { SecFiler } from '../sec-filings/sec-source.js';
-import { entryChunks, type ZipEntry, zipEntries } from '../sec-filings/zip-entries.js';
 
 interface Submission {
   cik: string;

@@ -1,8 +1,9 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import type { ByteLimit } from '../core/byte-limit.js';
 import { ImportError } from '../core/issues.js';
+import { jsonLimit } from '../core/json-documents.js';
 import { JsonReader } from '../core/json-reader.js';
-import { jsonLimit, readCikJsonInputs } from '../sec-filings/cik-json-inputs.js';
+import { readCikJsonInputs } from '../sec-filings/cik-json-inputs.js';
 import { isAccession, normalizeCik } from '../sec-filings/rules.js';
 
 /** SEC's own names: `CIK##########.json`, and the pages of older filings `CIK##########-submissions-001.json`. */

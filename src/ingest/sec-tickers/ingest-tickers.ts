@@ -4,10 +4,10 @@ import { SEC_EXCHANGE_MIC } from '../../catalog/sec-exchanges.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { ImportError } from '../core/issues.js';
+import { fileChunks, jsonLimit } from '../core/json-documents.js';
 import { JsonReader } from '../core/json-reader.js';
 import { StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
-import { fileChunks, jsonLimit } from '../sec-filings/cik-json-inputs.js';
 import { normalizeCik, secCompanyId } from '../sec-filings/rules.js';
 
 /** One row of SEC's ticker files: the exchange only in company_tickers_exchange.json. */

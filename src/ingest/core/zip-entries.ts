@@ -1,8 +1,8 @@
 import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { type ByteLimit, limitedChunks, tooLarge } from '../core/byte-limit.js';
-import { openRegularFile } from '../core/regular-file.js';
+import { type ByteLimit, limitedChunks, tooLarge } from './byte-limit.js';
+import { openRegularFile } from './regular-file.js';
 
 export interface ZipEntry {
   name: string;

@@ -5,6 +5,7 @@ import type { EsefFilingTable } from '../db/schema.js';
 import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { esefIndexLookup, readEsefFilers } from '../ingest/esef/esef-filers.js';
 import { esefFiler, esefSource, undatedFacts } from '../ingest/esef/esef-source.js';
+import { esefFilingRow } from '../ingest/esef/ingest-index.js';
 import { FILINGS_XBRL_ORG, readEsefIndexPage } from '../ingest/esef/read-index.js';
 import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { nameMatchKey } from '../ingest/filings/match-company.js';
@@ -52,23 +53,7 @@ async function indexRows(esefDir: string): Promise<EsefFilingTable[]> {
     package_url: url(f.package_url),
   }));
   const page = await readEsefIndexPage(createReadStream(join(esefDir, GB_PAGE)) as AsyncIterable<Buffer>, GB_PAGE);
-  for (const e of page.entries) {
-    rows.push({
-      fxo_id: e.fxoId,
-      filing_id: e.filingId,
-      country: e.country,
-      lei: e.lei,
-      entity_name: e.entityName,
-      period_end: e.periodEnd,
-      date_added: e.dateAdded,
-      processed: e.processed,
-      report_url: e.reportUrl,
-      viewer_url: e.viewerUrl,
-      json_url: e.jsonUrl,
-      package_url: e.packageUrl,
-    });
-  }
-  return rows;
+  return [...rows, ...page.entries.map(esefFilingRow)];
 }
 
 /**

@@ -25,7 +25,8 @@ export interface EsefIndexSummary {
   };
 }
 
-const rowOf = (e: EsefIndexEntry): EsefFilingTable => ({
+/** An index entry as the `esef_filings` table holds it. */
+export const esefFilingRow = (e: EsefIndexEntry): EsefFilingTable => ({
   fxo_id: e.fxoId,
   filing_id: e.filingId,
   country: e.country,
@@ -47,7 +48,7 @@ function merged(a: EsefFilingTable, b: EsefFilingTable): EsefFilingTable {
   return row;
 }
 
-const COLUMNS = Object.keys(rowOf({} as EsefIndexEntry)) as Array<keyof EsefFilingTable>;
+const COLUMNS = Object.keys(esefFilingRow({} as EsefIndexEntry)) as Array<keyof EsefFilingTable>;
 const same = (a: EsefFilingTable, b: EsefFilingTable): boolean => COLUMNS.every((c) => a[c] === b[c]);
 /** Rows per insert: 12 parameters each stays far below both databases' limits. */
 const BATCH = 200;
@@ -82,7 +83,7 @@ export async function ingestEsefIndex(
     onProgress?.(summary.pages);
     for (const entry of page.entries) {
       summary.filings++;
-      const row = rowOf(entry);
+      const row = esefFilingRow(entry);
       const held = listed.get(row.fxo_id);
       if (held === undefined) {
         listed.set(row.fxo_id, row);

@@ -65,6 +65,13 @@ export interface SyncConfig {
   readonly secBaseUrl: string | undefined;
   /** "Company Name admin@example.com", as SEC's fair-access policy asks; `sync sec` refuses to start without it. */
   readonly secUserAgent: string | undefined;
+  /**
+   * Where `sync esef` reads filings.xbrl.org's index and reports from (a mirror, a test server),
+   * without a trailing slash; undefined: filings.xbrl.org itself.
+   */
+  readonly esefBaseUrl: string | undefined;
+  /** Who `sync esef` says it is; filings.xbrl.org asks for no contact, so a default names the product. */
+  readonly esefUserAgent: string;
   /** The first retry's delay; each further try doubles it (with jitter), unless the server says longer. */
   readonly retryBaseMs: number;
   /** Filers fetched before their files are ingested in one transaction and recorded as synced. */
@@ -242,6 +249,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sync: Object.freeze({
       secBaseUrl: parseBaseUrl('CORPDATA_SEC_BASE_URL', env.CORPDATA_SEC_BASE_URL),
       secUserAgent: env.CORPDATA_SEC_USER_AGENT === '' ? undefined : env.CORPDATA_SEC_USER_AGENT?.trim(),
+      esefBaseUrl: parseBaseUrl('CORPDATA_ESEF_BASE_URL', env.CORPDATA_ESEF_BASE_URL),
+      esefUserAgent: env.CORPDATA_ESEF_USER_AGENT?.trim() || 'corpdata sync (self-hosted corporate data API)',
       retryBaseMs: parseInteger('CORPDATA_SYNC_RETRY_BASE_MS', env.CORPDATA_SYNC_RETRY_BASE_MS, 1000, 1, 60_000),
       batchSize: parseInteger('CORPDATA_SYNC_BATCH', env.CORPDATA_SYNC_BATCH, 100, 1, 10_000),
     }),

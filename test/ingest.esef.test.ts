@@ -8,6 +8,7 @@ import { launchBrowser } from './support/browser.js';
 import { corpdata } from './support/cli.js';
 import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
+import { spanishIndexPage, spanishListing } from './support/esef-fixtures.js';
 import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
 
 const ESEF = fileURLToPath(new URL('./fixtures/esef/', import.meta.url));
@@ -36,42 +37,22 @@ interface Summary {
   >;
 }
 
-/**
- * An index page (JSON:API, `include=entity`) listing the Spanish reports as their author recorded
- * filings.xbrl.org's index for them (`metadata/filings.json`), plus Endesa's next report (below).
- */
+/** The Spanish reports' index page (test/support/esef-fixtures.ts), plus Endesa's next report (below). */
 function spanishPage(): object {
-  const listed = JSON.parse(readFileSync(join(SPANISH, 'metadata', 'filings.json'), 'utf8')) as Array<Record<string, string>>;
-  const next = {
-    filing_id: 99001,
-    fxo_id: ENDESA_2025,
-    lei: ENDESA,
-    entity_name: 'ENDESA SA',
-    period_end: '2025-12-31',
-    date_added: '2026-03-02T09:00:00',
-    json_url: `/${ENDESA}/2025-12-31/ESEF/ES/0/${ENDESA}-2025-12-31-0-es.json`,
-    viewer_url: `/${ENDESA}/2025-12-31/ESEF/ES/0/${ENDESA}-2025-12-31-0-es/reports/ixbrlviewer.html`,
-    report_url: `/${ENDESA}/2025-12-31/ESEF/ES/0/${ENDESA}-2025-12-31-0-es/reports/${ENDESA}-2025-12-31-0-es.xhtml`,
-  };
-  const all = [...listed, next] as Array<Record<string, string | number>>;
-  return {
-    data: all.map((f) => ({
-      type: 'filing',
-      id: String(f.filing_id),
-      attributes: {
-        fxo_id: f.fxo_id,
-        country: 'ES',
-        period_end: f.period_end,
-        date_added: String(f.date_added).replace('T', ' '),
-        json_url: f.json_url,
-        viewer_url: f.viewer_url,
-        report_url: f.report_url,
-      },
-      relationships: { entity: { data: { type: 'entity', id: `e-${f.lei}` } } },
-    })),
-    included: all.map((f) => ({ type: 'entity', id: `e-${f.lei}`, attributes: { identifier: f.lei, name: f.entity_name } })),
-    meta: { count: all.length },
-  };
+  return spanishIndexPage([
+    ...spanishListing(),
+    {
+      filing_id: 99001,
+      fxo_id: ENDESA_2025,
+      lei: ENDESA,
+      entity_name: 'ENDESA SA',
+      period_end: '2025-12-31',
+      date_added: '2026-03-02T09:00:00',
+      json_url: `/${ENDESA}/2025-12-31/ESEF/ES/0/${ENDESA}-2025-12-31-0-es.json`,
+      viewer_url: `/${ENDESA}/2025-12-31/ESEF/ES/0/${ENDESA}-2025-12-31-0-es/reports/ixbrlviewer.html`,
+      report_url: `/${ENDESA}/2025-12-31/ESEF/ES/0/${ENDESA}-2025-12-31-0-es/reports/${ENDESA}-2025-12-31-0-es.xhtml`,
+    },
+  ]);
 }
 
 /**

@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connect } from '../src/db/connect.js';
-import { BIN, corpdata } from './support/cli.js';
+import { startCorpdata, until } from './support/background-cli.js';
+import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { type SecServer, type SecServerOptions, startSecServer } from './support/sec-server.js';
+import { peakPerSecond } from './support/source-server.js';
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
 const ROOT = fileURLToPath(new URL('./fixtures/sec-sync', import.meta.url));
@@ -61,42 +62,6 @@ async function syncedFiles(database: TestDatabase): Promise<number> {
   } finally {
     await db.close();
   }
-}
-
-/** `bin/corpdata ARGS` started in the background, to act on it while it runs. */
-function startCorpdata(args: string[], env: Record<string, string>) {
-  const child: ChildProcess = spawn(BIN, args, { env: { PATH: process.env.PATH ?? '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => {
-    stdout += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    stderr += String(d);
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, exited };
-}
-
-async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** The most requests the server saw in any one second. */
-function peakPerSecond(server: SecServer): number {
-  const times = server.seen.map((r) => r.at);
-  let peak = 0;
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i] as number;
-    peak = Math.max(peak, times.filter((u) => u >= t && u < t + 1000).length);
-  }
-  return peak;
 }
 
 describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {

@@ -56,6 +56,21 @@ async function withDatabase<T>(
   }
 }
 
+/**
+ * Runs a sync against the configured database; another sync holding it is not a failure but a
+ * "try again later" (exit 75, DESIGN §15), told on stderr.
+ */
+async function withSyncDatabase(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<void> {
+  const { SyncBusyError, SYNC_BUSY_EXIT } = await import('./run-sync.js');
+  try {
+    await withDatabase(run, { bulk: true });
+  } catch (error) {
+    if (!(error instanceof SyncBusyError)) throw error;
+    process.stderr.write(`corpdata: ${error.message}\n`);
+    process.exitCode = SYNC_BUSY_EXIT;
+  }
+}
+
 const program = new Command()
   .name('corpdata')
   .description('Operator interface of corpdata. Every command prints one JSON object on success.')
@@ -125,31 +140,49 @@ sync
     if (opts.ciks !== undefined && opts.all === true) throw new CliError('give either --ciks or --all, not both');
     const config = loadConfig();
     // Loaded on use, like the ingests it drives.
-    const { checkSecUserAgent, runSecSync, SyncBusyError, SYNC_BUSY_EXIT } = await import('./run-sync.js');
+    const { checkSecUserAgent, runSecSync } = await import('./run-sync.js');
     const { parseCikList } = await import('../ingest/sync/sec-sync.js');
     // Refused before anything is opened or sent: SEC blocks clients that do not name themselves.
     checkSecUserAgent(config.sync.secUserAgent);
     const filers = opts.all === true ? 'all' : opts.ciks === undefined ? 'none' : { ciks: parseCikList(opts.ciks) };
-    try {
-      await withDatabase(
-        async ({ db }) =>
-          print(
-            await runSecSync(db.kysely, config, {
-              filers,
-              dryRun: opts.dryRun === true,
-              refetch: opts.refetch === true,
-              specs: FIGURE_SPECS,
-            }),
-          ),
-        {
-          bulk: true,
-        },
-      );
-    } catch (error) {
-      if (!(error instanceof SyncBusyError)) throw error;
-      process.stderr.write(`corpdata: ${error.message}\n`);
-      process.exitCode = SYNC_BUSY_EXIT;
-    }
+    await withSyncDatabase(async ({ db }) =>
+      print(
+        await runSecSync(db.kysely, config, {
+          filers,
+          dryRun: opts.dryRun === true,
+          refetch: opts.refetch === true,
+          specs: FIGURE_SPECS,
+        }),
+      ),
+    );
+  });
+
+sync
+  .command('esef')
+  .option('--country <list>', 'comma-separated ISO 3166 codes whose index to walk (ES,GB); all countries without it')
+  .option('--since <date>', 'only reports filings.xbrl.org added on or after this date (YYYY-MM-DD)')
+  .option('--dry-run', 'read the index and say what is new, fetch no report and write nothing')
+  .option('--refetch', 'fetch and ingest every report in scope again, whatever the sync state says (after adding FX rates)')
+  .description(
+    "Sync from filings.xbrl.org: the index per country newest first until reports already seen, then each new report's xBRL-JSON.",
+  )
+  .action(async (opts: { country?: string; since?: string; dryRun?: boolean; refetch?: boolean }) => {
+    const config = loadConfig();
+    const { runEsefSync } = await import('./run-sync.js');
+    const { parseCountryList, parseSinceDate } = await import('../ingest/sync/esef-sync.js');
+    const countries = opts.country === undefined ? null : parseCountryList(opts.country);
+    const since = opts.since === undefined ? null : parseSinceDate(opts.since);
+    await withSyncDatabase(async ({ db }) =>
+      print(
+        await runEsefSync(db.kysely, config, {
+          countries,
+          since,
+          dryRun: opts.dryRun === true,
+          refetch: opts.refetch === true,
+          specs: FIGURE_SPECS,
+        }),
+      ),
+    );
   });
 
 program

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
+import { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, type EsefSyncSummary, syncEsef } from '../ingest/sync/esef-sync.js';
 import { DEFAULT_RETRY_POLICY } from '../ingest/sync/retry-policy.js';
 import { SEC_HOSTS, SEC_REQUESTS_PER_SECOND, type SecFilers, type SecSyncSummary, syncSec } from '../ingest/sync/sec-sync.js';
 import { withSyncRun } from '../ingest/sync/sync-run.js';
@@ -50,6 +51,44 @@ export async function runSecSync(
         batchSize: config.sync.batchSize,
         limits: config.ingest,
         specs: options.specs,
+        workDir,
+        lock,
+        now: () => new Date(),
+        log,
+      }),
+  );
+}
+
+/** `bin/corpdata sync esef` (DESIGN §15), with the settings of `config`. */
+export async function runEsefSync(
+  db: Kysely<Database>,
+  config: Config,
+  options: {
+    countries: readonly string[] | null;
+    since: string | null;
+    dryRun: boolean;
+    refetch: boolean;
+    specs: readonly FigureSpec[];
+  },
+): Promise<EsefSyncSummary> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  return withSyncRun(
+    db,
+    {
+      userAgent: config.sync.esefUserAgent,
+      requestsPerSecond: ESEF_REQUESTS_PER_SECOND,
+      retry: { ...DEFAULT_RETRY_POLICY, baseMs: config.sync.retryBaseMs },
+      maxBytes: config.ingest.maxJsonBytes,
+      dryRun: options.dryRun,
+      log,
+    },
+    ({ fetcher, workDir, lock }) =>
+      syncEsef(db, {
+        ...options,
+        base: config.sync.esefBaseUrl ?? ESEF_HOST,
+        fetcher,
+        batchSize: config.sync.batchSize,
+        limits: config.ingest,
         workDir,
         lock,
         now: () => new Date(),

@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import type { IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { conceptsOfAll, type FigureSpec } from '../core/figure-spec.js';
-import { ImportError } from '../core/issues.js';
 import { type FilingsSummary, ingestFilings } from '../filings/ingest-filings.js';
 import { readCompanyFacts } from '../sec-companyfacts/read-companyfacts.js';
 import { normalizeCik } from '../sec-filings/rules.js';
@@ -13,6 +12,7 @@ import { ingestSubmissions, type SubmissionsSummary } from '../sec-submissions/i
 import { ingestTickers, type TickersSummary } from '../sec-tickers/ingest-tickers.js';
 import type { FetchCounts, FetchOutcome, SourceFetcher, Validators } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
+import { ingestEach, logRefusal } from './sync-ingest.js';
 import type { SyncLock } from './sync-lock.js';
 import { readValidators, recordSynced, type SyncedFile } from './sync-state.js';
 
@@ -246,20 +246,26 @@ async function ingestBatch(
   const facts = downloaded(fetched.map(([f]) => f));
   const submissions = downloaded(fetched.map(([, s]) => s));
   try {
-    const factsIngested = await ingestEach(summary, options.log, facts, async (paths) =>
-      addCounts(
-        summary.companyfacts,
-        await ingestFilings(
-          db,
-          paths.join(' '),
-          secSource,
-          options.specs,
-          readCompanyFacts(paths, conceptsOfAll(options.specs), options.limits),
+    const refuse = (error: unknown, files: readonly Fetched[]) => refused(summary, options.log, error, files);
+    const factsIngested = await ingestEach(
+      facts,
+      async (paths) =>
+        addCounts(
+          summary.companyfacts,
+          await ingestFilings(
+            db,
+            paths.join(' '),
+            secSource,
+            options.specs,
+            readCompanyFacts(paths, conceptsOfAll(options.specs), options.limits),
+          ),
         ),
-      ),
+      refuse,
     );
-    const submissionsIngested = await ingestEach(summary, options.log, submissions, async (paths) =>
-      addCounts(summary.submissions, await ingestSubmissions(db, paths, options.limits)),
+    const submissionsIngested = await ingestEach(
+      submissions,
+      async (paths) => addCounts(summary.submissions, await ingestSubmissions(db, paths, options.limits)),
+      refuse,
     );
     await record(db, options, [...factsIngested, ...submissionsIngested]);
   } finally {
@@ -267,43 +273,9 @@ async function ingestBatch(
   }
 }
 
-/** Ingests files together, or one by one when that is refused; returns the files ingested. */
-async function ingestEach(
-  summary: SecSyncSummary,
-  log: (line: string) => void,
-  files: Fetched[],
-  ingest: (paths: string[]) => Promise<void>,
-): Promise<Fetched[]> {
-  if (files.length === 0) return [];
-  try {
-    await ingest(files.map((f) => f.path));
-    return files;
-  } catch (error) {
-    if (!(error instanceof ImportError) || files.length === 1) {
-      refused(summary, log, error, files);
-      return [];
-    }
-  }
-  const ingested: Fetched[] = [];
-  for (const file of files) {
-    try {
-      await ingest([file.path]);
-      ingested.push(file);
-    } catch (error) {
-      refused(summary, log, error, [file]);
-    }
-  }
-  return ingested;
-}
-
 /** A file an ingest refused: named with its fault on stderr, counted; any other failure ends the sync. */
 function refused(summary: SecSyncSummary, log: (line: string) => void, error: unknown, files: readonly Fetched[]): void {
-  if (!(error instanceof ImportError)) throw error;
-  summary.files_refused += files.length;
-  // The download's temporary name means nothing to the operator; its URL does.
-  let message = error.message;
-  for (const f of files) message = message.replaceAll(f.path, f.url);
-  for (const line of message.split('\n')) log(`sync sec: refused ${line}`);
+  summary.files_refused += logRefusal(SOURCE, log, error, files);
 }
 
 async function record(db: Kysely<Database>, options: SecSyncOptions, files: readonly Fetched[]): Promise<void> {

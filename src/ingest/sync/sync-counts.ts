@@ -11,13 +11,17 @@ export function addCounts<T extends object>(into: T, more: T): void {
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping the order of the results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await work(items[i] as T);
+      results[i] = await work(items[i] as T, i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

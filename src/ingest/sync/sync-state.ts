@@ -30,6 +30,25 @@ export async function readValidators(
   return found;
 }
 
+/** When each of a source's files was last synced (ISO 8601), by file key; a file not in the map never was. */
+export async function readFetchedAt(
+  db: Kysely<Database>,
+  source: string,
+  fileKeys: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < fileKeys.length; i += 500) {
+    const rows = await db
+      .selectFrom('sync_files')
+      .select(['file_key', 'fetched_at'])
+      .where('source', '=', source)
+      .where('file_key', 'in', fileKeys.slice(i, i + 500))
+      .execute();
+    for (const r of rows) found.set(r.file_key, r.fetched_at);
+  }
+  return found;
+}
+
 /**
  * Records files as synced, after the transaction that ingested them: a sync killed in between
  * fetches them again next time and ingests them again, which changes nothing (ingesting is

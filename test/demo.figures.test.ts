@@ -171,4 +171,23 @@ describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {
       expect(page.text).toContain(text);
     }
   });
+  it('serves the smaller Madrid ESEF filers too: Prosegur and Amper revenue, a bank and an explorer by net income', async () => {
+    type Figure = { value: number; original_value: number; original_ccy: string };
+    // Prosegur (PSG on XMAD) 2024: ifrs-full:Revenue 4,907,928,000 EUR; Amper (AMP) 2024: 419,466,000 EUR.
+    for (const [ticker, value] of [
+      ['PSG', 4_907_928_000],
+      ['AMP', 419_466_000],
+    ] as const) {
+      const [record] = await get<Figure[]>(`/api/v1/revenues?ticker=${ticker}&mic_code=XMAD&reporting_period=2024`);
+      expect(record, ticker).toMatchObject({ original_value: value, original_ccy: 'EUR' });
+      expect(record?.value, ticker).toBeGreaterThan(value);
+    }
+    // Bankinter tags no revenue (a bank) and Berkeley Energia none (an explorer): net income only,
+    // Bankinter 952,971,000 EUR for 2024, Berkeley a loss of 3,261,000 AUD for its year to June 2024.
+    const [bank] = await get<Figure[]>('/api/v1/net-income?ticker=BKT&mic_code=XMAD&reporting_period=2024');
+    expect(bank).toMatchObject({ original_value: 952_971_000, original_ccy: 'EUR' });
+    const [explorer] = await get<Figure[]>('/api/v1/net-income?ticker=BKY&mic_code=XMAD&reporting_period=2024');
+    expect(explorer).toMatchObject({ original_value: -3_261_000, original_ccy: 'AUD' });
+    expect(explorer?.value).toBeLessThan(0);
+  });
 });

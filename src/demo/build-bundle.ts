@@ -9,6 +9,7 @@ import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import { citedDocuments } from '../quality/findings.js';
 import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
+import { ESEF_FILER_LISTINGS_CSV, ESEF_FILER_LISTINGS_FILE } from './esef-filer-listings.js';
 import { readSource, writeCsv } from './csv.js';
 import { mergeEntities } from './entities.js';
 import { esefFigures } from './esef.js';
@@ -41,6 +42,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   companies.addSec(readSource(sourceDir, 'companies_sec_tickers_exchange.csv'));
   companies.addSp500(readSource(sourceDir, 'companies_sp500_constituents.csv'));
   companies.addFinanceDatabase(readSource(sourceDir, 'companies_financedatabase_home_listings.csv'));
+  companies.addFinanceDatabase(readSource(sourceDir, ESEF_FILER_LISTINGS_FILE, ESEF_FILER_LISTINGS_CSV));
   const revenues = new Revenues(report, hasRate);
   revenues.addSec(readSource(sourceDir, 'revenues_sec_xbrl_rpages.csv'), companies);
   revenues.addReports(readSource(sourceDir, 'revenues_company_reports.csv'), companies);

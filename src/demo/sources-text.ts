@@ -67,7 +67,7 @@ an ESEF report names (its entity's LEI, matched by name and country): no other s
 |---|---|---|
 | US companies and tickers | SEC \`company_tickers_exchange.json\` (via WhyDRS/Database) | US government data, public domain (the repository copy is ODbL; the same file is on sec.gov) |
 | names and headquarters of S&P 500 members | \`datasets/s-and-p-500-companies\` (scraped from Wikipedia) | ODC-PDDL-1.0 |
-| companies outside the US, ISINs | FinanceDatabase (JerBouma/FinanceDatabase), home listings of large and mid caps | MIT |
+| companies outside the US, ISINs | FinanceDatabase (JerBouma/FinanceDatabase), home listings of large and mid caps, and the Madrid listings of four smaller ESEF filers of the reports below (Amper, Bankinter, Berkeley Energia, Prosegur; \`src/demo/esef-filer-listings.ts\`) | MIT |
 | exchange codes | ISO 10383 MIC list (ISO 20022 Registration Authority) | published free of charge by the RA |
 | US revenue figures | SEC EDGAR XBRL "R" pages of 10-K/20-F filings | public US government records |
 | other revenue figures | the companies' annual reports and investor-relations pages, one URL per figure | factual data published by the companies; each data point cites its source URL |

@@ -46,6 +46,12 @@ const LEGAL_SUFFIXES = new Set([
   'pjsc',
   'jsc',
   'kk',
+  // Written out: "Bankinter Sociedad Anonima" (as ESEF reports name it) is Bankinter, S.A.
+  'sociedad',
+  'sociedade',
+  'anonima',
+  'societe',
+  'anonyme',
   // Cyrillic, Greek, Hebrew and Devanagari legal forms.
   'ао',
   'пао',

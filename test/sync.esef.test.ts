@@ -257,6 +257,26 @@ describe.each(dialects())('bin/corpdata sync esef (%s)', (dialect) => {
     expect(await tables(database)).toEqual(byHand);
   });
 
+  it('honours Retry-After when the source answers 429', async () => {
+    // A source stricter than the sync's pace: two requests a second.
+    const server = await serve({ limitPerSecond: 2, retryAfterSeconds: 1 });
+    const database = await fresh();
+    const r = await sync(['--country', 'ES,GB'], database, server);
+    expect(r.code, r.stderr).toBe(0);
+    const throttled = server.seen.filter((q) => q.status === 429);
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(r.json<Summary>()).toMatchObject({ requests: { given_up: 0 }, reports: { fetched: 3 } });
+    for (const t of throttled) {
+      const next = server.seen.find((q) => q.path === t.path && q.at > t.at);
+      expect(next, t.path).toBeDefined();
+      expect((next?.at ?? 0) - t.at).toBeGreaterThanOrEqual(990);
+    }
+    const kainos = byHand.companies.find((c) => c.name === 'Kainos Group plc')?.company_id;
+    const synced = await tables(database);
+    expect(synced.revenue_points).toEqual(byHand.revenue_points);
+    expect(synced.revenue_points.some((p) => p.company_id === kainos)).toBe(true);
+  });
+
   it('a dry run reads the index and says what it would fetch, and writes nothing', async () => {
     const server = await serve();
     const database = await fresh();

@@ -47,6 +47,22 @@ export interface FilingsSummary {
   renormalized: number;
 }
 
+/** A summary of nothing ingested: what a sync's counts start from before it adds each ingest's. */
+export function zeroFilingsSummary(): FilingsSummary {
+  return {
+    filers: 0,
+    companies_matched: 0,
+    companies_added: 0,
+    facts: 0,
+    documents: 0,
+    data_points: 0,
+    restatements: 0,
+    skipped: {},
+    renormalized: 0,
+    datasets: {},
+  };
+}
+
 export interface IngestOptions {
   /** Called after each filer is read: how many so far. */
   onProgress?: (filers: number) => void;

@@ -2,19 +2,18 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
-import type { FigureSpec } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { countryName } from '../esef/esef-source.js';
 import { type EsefIngestSummary, ingestEsef } from '../esef/ingest-esef.js';
 import { type EsefIndexSummary, esefFilingRow, ingestEsefIndex } from '../esef/ingest-index.js';
 import { type EsefIndexEntry, readEsefIndexPage } from '../esef/read-index.js';
+import { zeroFilingsSummary } from '../filings/ingest-filings.js';
 import { CompanyMatcher } from '../filings/match-company.js';
-import type { FetchCounts, FetchOutcome, SourceFetcher } from './source-fetcher.js';
+import type { FetchCounts, FetchOutcome } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
 import { ingestEach, logRefusal } from './sync-ingest.js';
-import type { SyncLock } from './sync-lock.js';
+import type { SourceSyncOptions } from './sync-run.js';
 import { readFetchedAt, readValidators, recordSynced, type SyncedFile } from './sync-state.js';
 
 /** filings.xbrl.org, where ESEF reports are published as xBRL-JSON with a JSON:API index. */
@@ -39,26 +38,15 @@ const SOURCE = 'esef';
 const indexKey = (country: string | null) => `index/${country ?? 'all'}`;
 const reportKey = (fxoId: string) => `report/${fxoId}`;
 
-export interface EsefSyncOptions {
+export interface EsefSyncOptions extends SourceSyncOptions {
   /** ISO 3166 codes (`ES`, `GB`) whose index is walked; null: the whole index. */
   readonly countries: readonly string[] | null;
   /** YYYY-MM-DD: reports the index added before it are neither walked past nor fetched. */
   readonly since: string | null;
-  readonly dryRun: boolean;
   /** Ignore the sync state: every report in scope is fetched and ingested again. */
   readonly refetch: boolean;
   /** Where the index and reports are fetched from: filings.xbrl.org, or a mirror or test server. */
   readonly base: string;
-  readonly fetcher: SourceFetcher;
-  /** Reports fetched before they are ingested together and recorded as synced. */
-  readonly batchSize: number;
-  readonly limits: IngestLimits;
-  readonly specs: readonly FigureSpec[];
-  readonly workDir: string;
-  /** Null on a dry run, which writes nothing and takes no lock. */
-  readonly lock: SyncLock | null;
-  readonly now: () => Date;
-  readonly log: (line: string) => void;
 }
 
 /** What `sync esef` prints: the requests made, the index pages and reports, and the ingests' counts. */
@@ -140,7 +128,7 @@ export async function syncEsef(db: Kysely<Database>, options: EsefSyncOptions): 
     index_pages: 0,
     index: null,
     reports: { to_fetch: 0, not_in_catalog: 0, fetched: 0, not_found: 0 },
-    esef: emptyIngestSummary(),
+    esef: { ...zeroFilingsSummary(), reports: 0, reports_without_figures: 0, datasets: {} },
     files_refused: 0,
   };
   await mkdir(options.workDir, { recursive: true });
@@ -359,23 +347,6 @@ async function record(db: Kysely<Database>, options: EsefSyncOptions, files: rea
     bytes: f.outcome.kind === 'downloaded' ? f.outcome.bytes : 0,
   }));
   await recordSynced(db, SOURCE, synced, options.now());
-}
-
-function emptyIngestSummary(): EsefIngestSummary {
-  return {
-    filers: 0,
-    reports: 0,
-    reports_without_figures: 0,
-    companies_matched: 0,
-    companies_added: 0,
-    facts: 0,
-    documents: 0,
-    data_points: 0,
-    restatements: 0,
-    skipped: {},
-    renormalized: 0,
-    datasets: {},
-  };
 }
 
 /** Parses `--country`: ISO 3166 codes, comma-separated, any case. */

@@ -1,19 +1,18 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
-import { conceptsOfAll, type FigureSpec } from '../core/figure-spec.js';
-import { type FilingsSummary, ingestFilings } from '../filings/ingest-filings.js';
+import { conceptsOfAll } from '../core/figure-spec.js';
+import { type FilingsSummary, ingestFilings, zeroFilingsSummary } from '../filings/ingest-filings.js';
 import { readCompanyFacts } from '../sec-companyfacts/read-companyfacts.js';
 import { normalizeCik } from '../sec-filings/rules.js';
 import { secSource } from '../sec-filings/sec-source.js';
 import { ingestSubmissions, type SubmissionsSummary } from '../sec-submissions/ingest-submissions.js';
 import { ingestTickers, type TickersSummary } from '../sec-tickers/ingest-tickers.js';
-import type { FetchCounts, FetchOutcome, SourceFetcher, Validators } from './source-fetcher.js';
+import type { FetchCounts, FetchOutcome, Validators } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
 import { ingestEach, logRefusal } from './sync-ingest.js';
-import type { SyncLock } from './sync-lock.js';
+import type { SourceSyncOptions } from './sync-run.js';
 import { readValidators, recordSynced, type SyncedFile } from './sync-state.js';
 
 /** SEC's own hosts: the ticker file is on www.sec.gov, the per-filer JSON on data.sec.gov. */
@@ -33,9 +32,8 @@ const submissionsKey = (cik: string) => `submissions/CIK${cik}.json`;
 /** Which filers a sync fetches besides the ticker file. */
 export type SecFilers = { readonly ciks: readonly string[] } | 'all' | 'none';
 
-export interface SecSyncOptions {
+export interface SecSyncOptions extends SourceSyncOptions {
   readonly filers: SecFilers;
-  readonly dryRun: boolean;
   /**
    * Ignore the validators the sync state holds: every file is downloaded and ingested again (after
    * FX rates were added for figures skipped as `no_fx_rate`, say).
@@ -43,18 +41,6 @@ export interface SecSyncOptions {
   readonly refetch: boolean;
   /** Where each path is fetched from: SEC's hosts, or one base for all (a mirror, a test server). */
   readonly bases: { readonly www: string; readonly data: string };
-  readonly fetcher: SourceFetcher;
-  /** Filers fetched before their files are ingested together and recorded as synced. */
-  readonly batchSize: number;
-  readonly limits: IngestLimits;
-  /** The datasets filings fill, as for `ingest sec-companyfacts`. */
-  readonly specs: readonly FigureSpec[];
-  /** A folder of this run's own for downloads; emptied batch by batch. */
-  readonly workDir: string;
-  /** Null on a dry run, which writes nothing and takes no lock. */
-  readonly lock: SyncLock | null;
-  readonly now: () => Date;
-  readonly log: (line: string) => void;
 }
 
 /** What `sync sec` prints: the requests made, and the counts of the ingests they fed. */
@@ -103,18 +89,7 @@ export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Pr
     filers_not_in_catalog: 0,
     requests: fetcher.counts,
     tickers: null,
-    companyfacts: {
-      filers: 0,
-      companies_matched: 0,
-      companies_added: 0,
-      facts: 0,
-      documents: 0,
-      data_points: 0,
-      restatements: 0,
-      skipped: {},
-      renormalized: 0,
-      datasets: {},
-    },
+    companyfacts: zeroFilingsSummary(),
     submissions: {
       filers: 0,
       filings: 0,

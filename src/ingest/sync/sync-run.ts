@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import type { IngestLimits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
+import type { FigureSpec } from '../core/figure-spec.js';
 import { SYSTEM_CLOCK } from './rate-gate.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { SourceFetcher } from './source-fetcher.js';
@@ -39,6 +41,23 @@ export interface SyncRunOptions {
   readonly maxBytes: number;
   /** A dry run writes nothing, so it takes no lock. */
   readonly dryRun: boolean;
+  readonly log: (line: string) => void;
+}
+
+/** What every source's sync is given: the run's fetcher, folder and lock, and how it ingests. */
+export interface SourceSyncOptions {
+  readonly dryRun: boolean;
+  readonly fetcher: SourceFetcher;
+  /** Filers (or reports) fetched before their files are ingested together and recorded as synced. */
+  readonly batchSize: number;
+  readonly limits: IngestLimits;
+  /** The datasets filings fill, as for the source's `ingest` commands. */
+  readonly specs: readonly FigureSpec[];
+  /** A folder of this run's own for downloads; emptied batch by batch. */
+  readonly workDir: string;
+  /** Null on a dry run, which writes nothing and takes no lock. */
+  readonly lock: SyncLock | null;
+  readonly now: () => Date;
   readonly log: (line: string) => void;
 }
 

@@ -92,9 +92,12 @@ interface Fetched {
   readonly outcome: FetchOutcome;
 }
 
-/** A URL of filings.xbrl.org (the index writes its own host) moved to the base the sync reads from. */
+/**
+ * A URL of filings.xbrl.org (the index writes its own host, or a path alone) moved to the base the
+ * sync reads from.
+ */
 export function rebase(url: string, base: string): string {
-  const u = new URL(url);
+  const u = new URL(url, `${base}/`);
   return `${base}${u.pathname}${u.search}`;
 }
 

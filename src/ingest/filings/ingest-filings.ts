@@ -308,8 +308,7 @@ async function stageSpec(
     const detail = detailOf.get(`${s.accession}|${s.end}|${s.concept}`);
     const newDetail = detail !== undefined && detail !== s.sourceDetail ? detail : undefined;
     if (more === undefined && newDetail === undefined) continue;
-    const all =
-      more === undefined ? s.confirmedBy : [...new Set([...(s.confirmedBy?.split(' ') ?? []), ...more])].join(' ');
+    const all = more === undefined ? s.confirmedBy : [...new Set([...(s.confirmedBy?.split(' ') ?? []), ...more])].join(' ');
     await out.points.add([
       s.pointId,
       companyId,

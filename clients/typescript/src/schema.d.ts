@@ -613,10 +613,22 @@ export interface components {
                 form: string | null;
                 /** @description The SEC accession number. */
                 accession: string | null;
-                /** Format: date */
-                filed_on: string;
+                /** @description When the filing was published; null when its source gives no date (an ESEF report no index lists). */
+                filed_on: string | null;
                 /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
                 main_document_url: string | null;
+                /** @description The source's own fields of the figure, in the order its trace page shows them; absent when the source has none (SEC). */
+                source?: {
+                    /** @description The source the figure was read from (`esef`). */
+                    name: string;
+                    fields: {
+                        /** @description The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON. */
+                        label: string;
+                        value: string;
+                        /** @description `code` for an identifier, `link` for an http(s) URL, `text` otherwise. */
+                        kind: "text" | "code" | "link";
+                    }[];
+                };
             } | null;
             /** @description The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
@@ -631,8 +643,8 @@ export interface components {
                 document_id: string;
                 title: string;
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                published_on: string | null;
                 /** @description As filed there; null unless values_included. */
                 value: number | null;
             }[];
@@ -642,8 +654,8 @@ export interface components {
                 title: string;
                 /** @description Where the source document is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
             /** @enum {string} */
@@ -791,10 +803,22 @@ export interface components {
                 form: string | null;
                 /** @description The SEC accession number. */
                 accession: string | null;
-                /** Format: date */
-                filed_on: string;
+                /** @description When the filing was published; null when its source gives no date (an ESEF report no index lists). */
+                filed_on: string | null;
                 /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
                 main_document_url: string | null;
+                /** @description The source's own fields of the figure, in the order its trace page shows them; absent when the source has none (SEC). */
+                source?: {
+                    /** @description The source the figure was read from (`esef`). */
+                    name: string;
+                    fields: {
+                        /** @description The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON. */
+                        label: string;
+                        value: string;
+                        /** @description `code` for an identifier, `link` for an http(s) URL, `text` otherwise. */
+                        kind: "text" | "code" | "link";
+                    }[];
+                };
             } | null;
             /** @description The other net income concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
@@ -809,8 +833,8 @@ export interface components {
                 document_id: string;
                 title: string;
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                published_on: string | null;
                 /** @description As filed there; null unless values_included. */
                 value: number | null;
             }[];
@@ -820,8 +844,8 @@ export interface components {
                 title: string;
                 /** @description Where the source document is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
             /** @enum {string} */

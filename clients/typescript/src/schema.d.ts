@@ -430,7 +430,7 @@ export interface components {
     schemas: {
         /** RevenueRecord */
         RevenueRecord: {
-            /** @description Year the source document was published. */
+            /** @description Year the source document was published; when its source gives no publication date (an ESEF report no index lists), the year after the latest period the document covers. */
             year_of_disclosure: number;
             reporting_period: number;
             /** @enum {string} */
@@ -533,7 +533,7 @@ export interface components {
         };
         /** NetIncomeRecord */
         NetIncomeRecord: {
-            /** @description Year the source document was published. */
+            /** @description Year the source document was published; when its source gives no publication date (an ESEF report no index lists), the year after the latest period the document covers. */
             year_of_disclosure: number;
             reporting_period: number;
             /** @enum {string} */

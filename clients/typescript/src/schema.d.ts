@@ -621,9 +621,11 @@ export interface components {
                 source?: {
                     /** @description The source the figure was read from (`esef`). */
                     name: string;
+                    /** @description Each field as a label, its value (text) and how to show it. */
                     fields: {
                         /** @description The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON. */
                         label: string;
+                        /** @description The field’s value as the trace page shows it. */
                         value: string;
                         /** @description `code` for an identifier, `link` for an http(s) URL, `text` otherwise. */
                         kind: "text" | "code" | "link";
@@ -811,9 +813,11 @@ export interface components {
                 source?: {
                     /** @description The source the figure was read from (`esef`). */
                     name: string;
+                    /** @description Each field as a label, its value (text) and how to show it. */
                     fields: {
                         /** @description The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON. */
                         label: string;
+                        /** @description The field’s value as the trace page shows it. */
                         value: string;
                         /** @description `code` for an identifier, `link` for an http(s) URL, `text` otherwise. */
                         kind: "text" | "code" | "link";

@@ -24,13 +24,14 @@ const SourceSchema = Type.Object(
           label: Type.String({
             description: 'The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON.',
           }),
-          value: Type.String(),
+          value: Type.String({ description: 'The field’s value as the trace page shows it.' }),
           kind: Type.Union([Type.Literal('text'), Type.Literal('code'), Type.Literal('link')], {
             description: '`code` for an identifier, `link` for an http(s) URL, `text` otherwise.',
           }),
         },
         { additionalProperties: false },
       ),
+      { description: 'Each field as a label, its value (text) and how to show it.' },
     ),
   },
   {

@@ -645,7 +645,7 @@ export interface components {
                 document_id: string;
                 title: string;
                 source_url: string;
-                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
                 published_on: string | null;
                 /** @description As filed there; null unless values_included. */
                 value: number | null;
@@ -656,7 +656,7 @@ export interface components {
                 title: string;
                 /** @description Where the source document is published. */
                 source_url: string;
-                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
                 published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
@@ -757,8 +757,8 @@ export interface components {
                 title: string;
                 /** @description Where the document is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
             /** @description True when the caller’s account bought this company-period in ghg-intensity. */
@@ -837,7 +837,7 @@ export interface components {
                 document_id: string;
                 title: string;
                 source_url: string;
-                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
                 published_on: string | null;
                 /** @description As filed there; null unless values_included. */
                 value: number | null;
@@ -848,7 +848,7 @@ export interface components {
                 title: string;
                 /** @description Where the source document is published. */
                 source_url: string;
-                /** @description The publication date; null when the source gives none (an ESEF report no index lists). */
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
                 published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };

@@ -113,10 +113,14 @@ async function keepUnlistedKeys(db: Kysely<Database>, filers: readonly EsefFiler
       .execute();
     for (const r of rows) if (r.source_key !== null) stored.set(r.source_key, r.published_on);
   }
+  // Two listings of one LEI, period end and language in the input (a report filed again) would be
+  // one filing under that key: both keep their fxo_id, and the stored report stays undated.
+  const shared = new Map<string, number>();
+  for (const report of listed) shared.set(report.unlistedKey, (shared.get(report.unlistedKey) ?? 0) + 1);
   let dated = 0;
   for (const report of listed) {
     const publishedOn = stored.get(report.unlistedKey);
-    if (publishedOn === undefined) continue;
+    if (publishedOn === undefined || shared.get(report.unlistedKey) !== 1) continue;
     report.key = report.unlistedKey;
     if (publishedOn === '') dated++;
   }

@@ -1,14 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { CURRENCIES } from '../../../money/currencies.js';
-import { documentProvenance, documentProvenanceSchema } from '../document-provenance.js';
+import { documentProvenance, documentProvenanceSchema, PublishedOnSchema } from '../document-provenance.js';
 import type { TraceFacts, TraceValues } from './figure-facts.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
-
-const PublishedOn = Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-  description: 'The publication date; null when the source gives none (an ESEF report no index lists).',
-});
 
 /**
  * What a figure's source says of it beyond the shared fields (DESIGN §14.7, §15), as its trace page
@@ -109,7 +105,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             document_id: Type.String({ format: 'uuid' }),
             title: Type.String(),
             source_url: Type.String(),
-            published_on: PublishedOn,
+            published_on: PublishedOnSchema,
             value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed there; null unless values_included.' }),
           },
           { additionalProperties: false },
@@ -119,7 +115,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             'Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement.',
         },
       ),
-      document: documentProvenanceSchema({ sourceUrl: 'Where the source document is published.', publishedOn: PublishedOn }),
+      document: documentProvenanceSchema({ sourceUrl: 'Where the source document is published.' }),
       original_ccy: Currency,
       values_included: Type.Boolean({ description: 'True when the caller’s account bought this company-period.' }),
       values: Type.Union(
@@ -189,7 +185,7 @@ export function provenanceOf(
       published_on: c.document.publishedOn === '' ? null : c.document.publishedOn,
       value: values === undefined ? null : c.value,
     })),
-    document: { ...documentProvenance(d), published_on: d.publishedOn === '' ? null : d.publishedOn },
+    document: documentProvenance(d),
     original_ccy: facts.originalCcy,
     values_included: values !== undefined,
     values:

@@ -4,7 +4,7 @@ import { SUB_UNITS } from '../../../money/currencies.js';
 import { formatNumber, type Html, html, page } from '../../../web/html.js';
 import { buyOffer } from '../buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from '../document-status.js';
-import { signedOutNotice, sourceLink } from '../trace-notice.js';
+import { publishedText, signedOutNotice, sourceLink } from '../trace-notice.js';
 import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './figure-facts.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
@@ -46,10 +46,6 @@ function accessNotice(spec: MoneyFigureSpec, path: string, facts: TraceFacts, ac
     call: `${publicUrl}${path}?company_id=${facts.companyId}&reporting_period=${facts.period}`,
   });
 }
-
-/** A publication date, or that the source gives none (never a made-up one: DESIGN §14.5). */
-const publishedText = (publishedOn: string): string =>
-  publishedOn === '' ? 'unknown (the source gives no publication date)' : publishedOn;
 
 /** The year of disclosure, saying how it was reckoned when the date is unknown. */
 const disclosedText = (d: TraceDocument): string =>

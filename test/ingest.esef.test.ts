@@ -262,50 +262,151 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     const again = await run(next);
     expect(again.json<Summary>()).toMatchObject({ documents: 0, data_points: 0, restatements: 0 });
   });
-  it('skips the facts of a report the index does not date, until it does', async () => {
+  it('stores a report the index does not date with an unknown date, and dates the same document once the index lists it', async () => {
     // Kainos' real report moved a year on: a fiscal 2023 report that no index page lists.
     const kainos = readFileSync(join(KAINOS_DIR, 'kainos_2022.json'), 'utf8').replace(
       /(\d{4})-(\d{2}-\d{2}T00:00:00)/g,
       (_m, y: string, rest: string) => `${Number(y) + 1}-${rest}`,
     );
+    const KAINOS = '213800H2PQMIF3OVZY47';
     const unlisted = join(dir, 'unlisted');
     mkdirSync(unlisted);
     writeFileSync(join(unlisted, 'kainos_2023.json'), kainos);
-    const before = await points();
+    const kainos2022 = async () => (await points()).filter((p) => p.name === 'Kainos Group plc' && p.reporting_period === 2022);
+    const company = await t.db.kysely
+      .selectFrom('companies')
+      .select('company_id')
+      .where('lei', '=', KAINOS)
+      .executeTakeFirstOrThrow();
+    const documents = () =>
+      t.db.kysely
+        .selectFrom('documents')
+        .select(['document_id', 'title', 'source_url', 'published_on', 'reporting_period', 'source_key'])
+        .where('company_id', '=', company.company_id)
+        .orderBy('reporting_period')
+        .execute();
+    const buyer = await t.account();
+    const disclosed = async () => {
+      const r = await t.get(`/api/v1/revenues?company_id=${company.company_id}&reporting_period=2022`, buyer.key);
+      expect(r.status).toBe(200);
+      return r
+        .json<Array<{ year_of_disclosure: number; original_value: number }>>()
+        .map((x) => [x.year_of_disclosure, x.original_value]);
+    };
+    const before = await documents();
+    expect(before).toHaveLength(1);
+
+    // Its comparative (the real fiscal 2021 value, moved to 2022) differs from fiscal 2022 as
+    // stored: a restatement, in a document of unknown date; fiscal 2023 awaits a GBP rate.
     const r = await run(unlisted);
     expect(r.code, r.stderr).toBe(0);
-    const undated = r.json<Summary>();
-    expect(undated).toMatchObject({ reports: 1, documents: 0, data_points: 0 });
-    // Its two revenue facts, and net income's.
-    expect(undated.skipped.undated_report).toBeGreaterThanOrEqual(2);
-    expect(undated.datasets.revenues?.facts).toBe(0);
-    expect(await points()).toEqual(before);
-    // Once the index lists it, its facts are read: fiscal 2023 awaits a GBP rate, and its comparative
-    // (the real fiscal 2021 value, moved to 2022) differs from fiscal 2022 as stored: a restatement.
-    const page = {
+    const undated = r.json<Summary & { reports_undated: number; reports_dated: number }>();
+    expect(undated).toMatchObject({ reports: 1, reports_undated: 1, reports_dated: 0, documents: 1 });
+    expect(undated.skipped.undated_report).toBeUndefined();
+    expect(undated.datasets.revenues).toMatchObject({ data_points: 1, restatements: 1, skipped: { no_fx_rate: 1 } });
+    const [, report] = await documents();
+    expect(report).toMatchObject({
+      published_on: '',
+      reporting_period: 2023,
+      // Without an index entry: keyed by LEI, period end and language, linked to the filer's page.
+      source_key: `${KAINOS}-2023-03-31-en`,
+      source_url: `https://filings.xbrl.org/entity/${KAINOS}`,
+    });
+    // (In published_on order, the unknown date '' first.)
+    expect((await kainos2022()).map((p) => [p.original_value, p.published_on, p.source_key])).toEqual([
+      [234_694_000, '', `${KAINOS}-2023-03-31-en`],
+      [302_632_000, '2022-08-02', `${KAINOS}-2022-03-31-ESEF-GB-0`],
+    ]);
+    // The year after the period the report covers (fiscal 2023), as for a GHG report without a date.
+    expect(await disclosed()).toEqual([
+      [2022, 302_632_000],
+      [2024, 234_694_000],
+    ]);
+    const { rows } = await sql<{ point_id: string }>`select point_id from revenue_points
+      where document_id = ${report?.document_id ?? ''}`.execute(t.db.kysely);
+    const pointId = rows[0]?.point_id ?? '';
+    const stranger = await t.account();
+    const provenance = async () => {
+      const p = await t.get(`/api/v1/trace/${pointId}`, stranger.key);
+      expect(p.status).toBe(200);
+      return p.json<{
+        document: { published_on: string | null; document_id: string };
+        filing: {
+          filed_on: string | null;
+          source: { name: string; fields: Array<{ label: string; value: string; kind: string }> };
+        };
+        values: unknown;
+      }>();
+    };
+    const first = await provenance();
+    expect(first.document).toMatchObject({ document_id: report?.document_id, published_on: null });
+    expect(first.filing.filed_on).toBeNull();
+    expect(first.filing.source.fields.find((f) => f.label === 'fxo_id')?.value).toBe(
+      `none: not in the index (report ${KAINOS}-2023-03-31-en)`,
+    );
+    expect(first.values).toBeNull();
+    const page = await t.get(`/trace/${pointId}`);
+    expect(page.text).toContain('unknown (the source gives no publication date)');
+    expect(page.text).toContain('2024 (publication date unknown: the year after the period the document covers)');
+    const again = await run(unlisted);
+    expect(again.json<Summary>()).toMatchObject({ documents: 0, data_points: 0, restatements: 0 });
+
+    // The index lists it now: ingested again, the same document gets its date and link, its figure its fxo_id.
+    const listing = {
       data: [
         {
           type: 'filing',
           id: '99002',
           attributes: {
-            fxo_id: '213800H2PQMIF3OVZY47-2023-03-31-ESEF-GB-0',
+            fxo_id: `${KAINOS}-2023-03-31-ESEF-GB-0`,
             country: 'GB',
             period_end: '2023-03-31',
             date_added: '2023-08-01 00:00:00',
-            json_url: '/213800H2PQMIF3OVZY47/2023-03-31/ESEF/GB/0/kainos_2023.json',
+            json_url: `/${KAINOS}/2023-03-31/ESEF/GB/0/kainos_2023.json`,
           },
         },
       ],
     };
-    writeFileSync(join(dir, 'gb-2023.json'), JSON.stringify(page));
+    writeFileSync(join(dir, 'gb-2023.json'), JSON.stringify(listing));
     const listed = await corpdata(['ingest', 'esef-index', join(dir, 'gb-2023.json')], env());
     expect(listed.code, listed.stderr).toBe(0);
-    const again = await run(unlisted);
-    expect(again.code, again.stderr).toBe(0);
-    const summary = again.json<Summary>();
-    expect(summary).toMatchObject({ companies_matched: 1 });
-    expect(summary.datasets.revenues).toMatchObject({ data_points: 1, restatements: 1, skipped: { no_fx_rate: 1 } });
-    expect(summary.skipped.undated_report).toBeUndefined();
+    const dated = await run(unlisted);
+    expect(dated.code, dated.stderr).toBe(0);
+    expect(dated.json<Summary & { reports_undated: number; reports_dated: number }>()).toMatchObject({
+      reports_undated: 0,
+      reports_dated: 1,
+      documents: 0,
+      data_points: 0,
+      restatements: 0,
+    });
+    const after = await documents();
+    expect(after).toHaveLength(2);
+    expect(after[1]).toMatchObject({
+      document_id: report?.document_id,
+      published_on: '2023-08-01',
+      source_key: `${KAINOS}-2023-03-31-en`,
+      source_url: `https://filings.xbrl.org/${KAINOS}/2023-03-31/ESEF/GB/0/kainos_2023.json`,
+    });
+    expect(after[1]?.title).toContain(`${KAINOS}-2023-03-31-ESEF-GB-0`);
+    expect((await kainos2022()).map((p) => [p.original_value, p.published_on])).toEqual([
+      [302_632_000, '2022-08-02'],
+      [234_694_000, '2023-08-01'],
+    ]);
+    expect(await disclosed()).toEqual([
+      [2022, 302_632_000],
+      [2023, 234_694_000],
+    ]);
+    const second = await provenance();
+    expect(second.document.published_on).toBe('2023-08-01');
+    expect(second.filing.filed_on).toBe('2023-08-01');
+    expect(second.filing.source.fields.find((f) => f.label === 'fxo_id')).toEqual({
+      label: 'fxo_id',
+      value: `${KAINOS}-2023-03-31-ESEF-GB-0`,
+      kind: 'code',
+    });
+    const last = await run(unlisted);
+    expect(last.json<Summary & { reports_dated: number }>()).toMatchObject({ reports_dated: 0, documents: 0, data_points: 0 });
+    expect(await documents()).toEqual(after);
   });
   it("shows an ESEF figure's concept, LEI, fxo_id, fact id, period, unit and decimals on its trace page; the value only to a buyer", async () => {
     const password = 'esef trace password';
@@ -340,6 +441,37 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     // SEC's own fields have no place on an ESEF figure's page.
     expect(before.text).not.toContain('Accession number');
 
+    // The JSON form of the trace carries the same source fields, public like the page; the value only for a buyer.
+    const json = await t.get(`/api/v1/trace/${rows[0]?.point_id}`, account.key);
+    expect(json.status).toBe(200);
+    expect(json.text).not.toContain('25070000000');
+    expect(json.json<{ filing: unknown; values: unknown }>()).toMatchObject({
+      filing: {
+        form: null,
+        accession: null,
+        filed_on: '2025-05-08',
+        main_document_url: null,
+        source: {
+          name: 'esef',
+          fields: [
+            { label: 'LEI', value: ENDESA, kind: 'code' },
+            { label: 'fxo_id', value: fxo, kind: 'code' },
+            { label: 'Fact id', value: 'Tag4', kind: 'code' },
+            { label: 'Unit', value: 'iso4217:EUR', kind: 'code' },
+            { label: 'Decimals', value: '-6 (precision as tagged, not a scale)', kind: 'text' },
+            { label: 'Report', value: report, kind: 'link' },
+            { label: 'Viewer', value: viewer, kind: 'link' },
+            {
+              label: 'xBRL-JSON',
+              value: `https://filings.xbrl.org/${ENDESA}/2024-12-31/ESEF/ES/0/${ENDESA}-2024-12-31-0-es.json`,
+              kind: 'link',
+            },
+          ],
+        },
+      },
+      values: null,
+    });
+
     const paid = await t.get(`/api/v1/revenues?company_id=${endesa}&reporting_period=2023`, account.key);
     expect(paid.status).toBe(200);
     expect(paid.json<Array<{ traceability_source_url: string }>>().map((r) => r.traceability_source_url)).toEqual([
@@ -348,6 +480,8 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     const after = await client.get(path);
     for (const text of publicFacts) expect(after.text).toContain(text);
     expect(after.text).toContain('25,070,000,000 EUR');
+    const bought = await t.get(`/api/v1/trace/${rows[0]?.point_id}`, account.key);
+    expect(bought.json<{ values: { original_value: number } }>().values.original_value).toBe(25_070_000_000);
 
     // Seen in a browser, signed in as the buyer: nothing sideways on a phone (docs/screenshots has it).
     const browser = await launchBrowser();

@@ -32,7 +32,7 @@ interface Figure {
  */
 export function demoAudit(
   companies: readonly DemoCompany[],
-  documents: ReadonlyArray<{ id: string; companyId: string; publishedOn: string }>,
+  documents: ReadonlyArray<{ id: string; companyId: string; publishedOn: string; reportingPeriod?: number }>,
   revenues: readonly Figure[],
   emissions: ReadonlyArray<{ companyId: string; documentId: string; period: number; scope: string; value: string; unit: string }>,
   rates: readonly DemoRate[],

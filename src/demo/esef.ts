@@ -4,7 +4,7 @@ import { DEFAULT_INGEST_LIMITS } from '../config.js';
 import type { EsefFilingTable } from '../db/schema.js';
 import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { esefIndexLookup, readEsefFilers } from '../ingest/esef/esef-filers.js';
-import { esefFiler, esefSource, undatedFacts } from '../ingest/esef/esef-source.js';
+import { esefFiler, esefSource } from '../ingest/esef/esef-source.js';
 import { esefFilingRow } from '../ingest/esef/ingest-index.js';
 import { FILINGS_XBRL_ORG, readEsefIndexPage } from '../ingest/esef/read-index.js';
 import { candidatesText } from '../ingest/filings/ingest-filings.js';
@@ -94,11 +94,13 @@ export async function esefFigures(
   const documents = new Map<string, EsefDocument>();
   const figures: FiledFigure[][] = specs.map(() => []);
   const leis = new Map<string, string>();
-  for (const esef of filers) {
+  for (const listed of filers) {
+    // A bundle's financial document has a date: a report no index page lists stays out of the demo.
+    const undated = listed.filings.filter((f) => f.publishedOn === null).reduce((n, f) => n + f.facts.length, 0);
+    const esef = { ...listed, filings: listed.filings.filter((f) => f.publishedOn !== null) };
     const filer = esefFiler(esef);
-    const what = `esef: ${filer.name} (LEI ${filer.lei ?? 'none'}, ${esef.filings.map((f) => f.key).join(', ')})`;
-    if (undatedFacts(esef) > 0)
-      report.lines.push(`${what}: ${undatedFacts(esef)} facts dropped: the index does not date their report`);
+    const what = `esef: ${filer.name} (LEI ${filer.lei ?? 'none'}, ${listed.filings.map((f) => f.key).join(', ')})`;
+    if (undated > 0) report.lines.push(`${what}: ${undated} facts dropped: the index does not date their report`);
     if (filer.facts.length === 0) {
       report.lines.push(`${what}: no ${specs.map((s) => s.noun).join(' or ')} tagged: no figure`);
       continue;

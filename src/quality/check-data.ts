@@ -10,7 +10,11 @@ import { type AuditInput, auditFindings, citedDocuments, type Finding } from './
 export async function readAuditInput(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<AuditInput> {
   const [companies, documents, revenues, emissions] = await Promise.all([
     db.selectFrom('companies').select(['company_id', 'name', 'country']).execute(),
-    db.selectFrom('documents').select(['document_id', 'company_id', 'published_on']).where('status', '=', 'processed').execute(),
+    db
+      .selectFrom('documents')
+      .select(['document_id', 'company_id', 'published_on', 'reporting_period'])
+      .where('status', '=', 'processed')
+      .execute(),
     db.selectFrom('revenue_points').select(['company_id', 'document_id', 'reporting_period', 'value_usd', 'concept']).execute(),
     db.selectFrom('ghg_points').select(['company_id', 'document_id', 'reporting_period', 'scope', 'value']).execute(),
   ]);
@@ -38,7 +42,12 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
   return {
     filed,
     companies: companies.map((c) => ({ id: c.company_id, name: c.name, country: c.country })),
-    documents: documents.map((d) => ({ id: d.document_id, companyId: d.company_id, publishedOn: d.published_on })),
+    documents: documents.map((d) => ({
+      id: d.document_id,
+      companyId: d.company_id,
+      publishedOn: d.published_on,
+      reportingPeriod: Number(d.reporting_period),
+    })),
     revenues: revenues.map((r) => ({
       companyId: r.company_id,
       documentId: r.document_id,

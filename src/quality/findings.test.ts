@@ -72,4 +72,26 @@ describe('the data-quality audit', () => {
     expect(findings).toEqual([]);
     expect(auditReport(findings)).toMatchObject({ findings: 0, items: [] });
   });
+
+  it('places a document of unknown date in the year after the period it covers (DESIGN §14.5)', () => {
+    const input = (undatedPeriod: number): AuditInput => ({
+      companies: [company('k', 'Kainos Group plc', 'United Kingdom')],
+      documents: [
+        { id: 'fy23', companyId: 'k', publishedOn: '2023-08-01', reportingPeriod: 2023 },
+        { id: 'fy24', companyId: 'k', publishedOn: '2024-12-31', reportingPeriod: 2024 },
+        // An ESEF report no index lists, restating fiscal 2024.
+        { id: 'undated', companyId: 'k', publishedOn: '', reportingPeriod: undatedPeriod },
+      ],
+      revenues: [
+        { companyId: 'k', documentId: 'fy23', period: 2023, valueUsd: 100_000_000, concept: null },
+        { companyId: 'k', documentId: 'fy24', period: 2024, valueUsd: 2_000_000_000, concept: null },
+        { companyId: 'k', documentId: 'undated', period: 2024, valueUsd: 120_000_000, concept: null },
+      ],
+      emissions: [],
+    });
+    // Reporting on 2025, it was disclosed in 2026: after fiscal 2024's report, so its figure is 2024's latest.
+    expect(auditFindings(input(2025))).toEqual([]);
+    // Reporting on 2023, disclosed in 2024 (before 31 December): fiscal 2024's report is the latest, a tenfold change.
+    expect(auditFindings(input(2023)).map((f) => [f.check, f.document_id])).toEqual([['revenue_tenfold_change', 'fy24']]);
+  });
 });

@@ -1,4 +1,5 @@
 import { matchKey } from '../catalog/search/match-key.js';
+import { disclosureOrder } from '../db/disclosure.js';
 
 /** The checks of `bin/corpdata check-data` (DESIGN §6), by the name a finding carries. */
 export type CheckName =
@@ -31,7 +32,8 @@ export interface Finding {
 /** What the checks read: the catalog, the documents and every figure, as plain rows. */
 export interface AuditInput {
   companies: ReadonlyArray<{ id: string; name: string; country: string | null }>;
-  documents: ReadonlyArray<{ id: string; companyId: string; publishedOn: string }>;
+  /** `publishedOn` '' when the source gives no date; `reportingPeriod` then places it (`db/disclosure.ts`). */
+  documents: ReadonlyArray<{ id: string; companyId: string; publishedOn: string; reportingPeriod?: number }>;
   revenues: ReadonlyArray<{ companyId: string; documentId: string; period: number; valueUsd: number; concept: string | null }>;
   emissions: ReadonlyArray<{ companyId: string; documentId: string; period: number; scope: string; value: number }>;
   /**
@@ -96,7 +98,13 @@ const tenfold = (a: number, b: number) =>
  */
 export function auditFindings(input: AuditInput): Finding[] {
   const names = new Map(input.companies.map((c) => [c.id, c.name]));
-  const published = new Map(input.documents.map((d) => [d.id, d.publishedOn]));
+  // In order of disclosure: an undated report (GHG, ESEF without an index entry) in its year of disclosure.
+  const published = new Map(
+    input.documents.map((d) => [
+      d.id,
+      d.reportingPeriod === undefined ? d.publishedOn : disclosureOrder(d.publishedOn, d.reportingPeriod),
+    ]),
+  );
   const owner = new Map(input.documents.map((d) => [d.id, d.companyId]));
   const findings: Finding[] = [];
   const add = (check: CheckName, companyId: string, period: number | null, documentId: string | null, reason: string) =>

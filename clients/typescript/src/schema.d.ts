@@ -430,7 +430,7 @@ export interface components {
     schemas: {
         /** RevenueRecord */
         RevenueRecord: {
-            /** @description Year the source document was published. */
+            /** @description Year the source document was published; when its source gives no publication date (an ESEF report no index lists), the year after the latest period the document covers. */
             year_of_disclosure: number;
             reporting_period: number;
             /** @enum {string} */
@@ -533,7 +533,7 @@ export interface components {
         };
         /** NetIncomeRecord */
         NetIncomeRecord: {
-            /** @description Year the source document was published. */
+            /** @description Year the source document was published; when its source gives no publication date (an ESEF report no index lists), the year after the latest period the document covers. */
             year_of_disclosure: number;
             reporting_period: number;
             /** @enum {string} */
@@ -613,10 +613,24 @@ export interface components {
                 form: string | null;
                 /** @description The SEC accession number. */
                 accession: string | null;
-                /** Format: date */
-                filed_on: string;
+                /** @description When the filing was published; null when its source gives no date (an ESEF report no index lists). */
+                filed_on: string | null;
                 /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
                 main_document_url: string | null;
+                /** @description The source's own fields of the figure, in the order its trace page shows them; absent when the source has none (SEC). */
+                source?: {
+                    /** @description The source the figure was read from (`esef`). */
+                    name: string;
+                    /** @description Each field as a label, its value (text) and how to show it. */
+                    fields: {
+                        /** @description The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON. */
+                        label: string;
+                        /** @description The field’s value as the trace page shows it. */
+                        value: string;
+                        /** @description `code` for an identifier, `link` for an http(s) URL, `text` otherwise. */
+                        kind: "text" | "code" | "link";
+                    }[];
+                };
             } | null;
             /** @description The other revenue concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
@@ -631,8 +645,8 @@ export interface components {
                 document_id: string;
                 title: string;
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
+                published_on: string | null;
                 /** @description As filed there; null unless values_included. */
                 value: number | null;
             }[];
@@ -642,8 +656,8 @@ export interface components {
                 title: string;
                 /** @description Where the source document is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
             /** @enum {string} */
@@ -743,8 +757,8 @@ export interface components {
                 title: string;
                 /** @description Where the document is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
             /** @description True when the caller’s account bought this company-period in ghg-intensity. */
@@ -791,10 +805,24 @@ export interface components {
                 form: string | null;
                 /** @description The SEC accession number. */
                 accession: string | null;
-                /** Format: date */
-                filed_on: string;
+                /** @description When the filing was published; null when its source gives no date (an ESEF report no index lists). */
+                filed_on: string | null;
                 /** @description The filing's main document (its primary HTML, from SEC submissions); null when not recorded. */
                 main_document_url: string | null;
+                /** @description The source's own fields of the figure, in the order its trace page shows them; absent when the source has none (SEC). */
+                source?: {
+                    /** @description The source the figure was read from (`esef`). */
+                    name: string;
+                    /** @description Each field as a label, its value (text) and how to show it. */
+                    fields: {
+                        /** @description The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON. */
+                        label: string;
+                        /** @description The field’s value as the trace page shows it. */
+                        value: string;
+                        /** @description `code` for an identifier, `link` for an http(s) URL, `text` otherwise. */
+                        kind: "text" | "code" | "link";
+                    }[];
+                };
             } | null;
             /** @description The other net income concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
@@ -809,8 +837,8 @@ export interface components {
                 document_id: string;
                 title: string;
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
+                published_on: string | null;
                 /** @description As filed there; null unless values_included. */
                 value: number | null;
             }[];
@@ -820,8 +848,8 @@ export interface components {
                 title: string;
                 /** @description Where the source document is published. */
                 source_url: string;
-                /** Format: date */
-                published_on: string;
+                /** @description When the document was published; null when its source gives no date (an ESEF report no index lists). */
+                published_on: string | null;
                 status: "processed" | "pending" | "failed";
             };
             /** @enum {string} */

@@ -26,13 +26,7 @@ export const GhgEmissionRecordSchema = Type.Object(
 );
 export type GhgEmissionRecord = Static<typeof GhgEmissionRecordSchema>;
 
-/**
- * The year a report was published; when its source gives no date (DESIGN §13.6), the year after
- * the latest period it reports on, which is what `year_of_disclosure` then means. The trace page
- * says the date is unknown rather than showing a made-up one.
- */
-export function disclosureYear(publishedOn: string, documentPeriod: number): number {
-  return publishedOn === '' ? documentPeriod + 1 : Number(publishedOn.slice(0, 4));
-}
+/** The year a report was disclosed (DESIGN §13.6): shared with every document (`db/disclosure.ts`). */
+export { disclosureYear } from '../../db/disclosure.js';
 
 export const scopeRank = (scope: string): number => GHG_SCOPES.indexOf(scope as GhgScope);

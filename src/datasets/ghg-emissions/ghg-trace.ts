@@ -4,7 +4,7 @@ import { formatNumber, type Html, html, page } from '../../web/html.js';
 import type { TraceAccess, TracePoint } from '../dataset.js';
 import { buyOffer } from '../kit/buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from '../kit/document-status.js';
-import { signedOutNotice, sourceLink } from '../kit/trace-notice.js';
+import { publishedText, signedOutNotice, sourceLink } from '../kit/trace-notice.js';
 import { type GhgTraceFacts, loadGhgFacts } from './ghg-facts.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from './ghg-prices.js';
 import { ghgEmissionProvenance } from './ghg-provenance.js';
@@ -22,11 +22,6 @@ export function reportFacts(d: GhgTraceFacts['document'], pageRef: string | null
   return html`<dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>
 <dt>Page</dt><dd>${pageRef ?? 'not recorded'}</dd><dt>Published</dt><dd>${publishedText(d.publishedOn)}</dd>
 <dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>`;
-}
-
-/** A publication date, or that the source gives none (never a made-up one: DESIGN §13.6). */
-export function publishedText(publishedOn: string): string {
-  return publishedOn === '' ? 'unknown (the source gives no publication date)' : publishedOn;
 }
 
 /** How the reported figure became the served one. */

@@ -7,7 +7,7 @@ import { GHG_FIRST_ACCESS_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/g
 import { conversionText, reportFacts, SCOPE_TEXT } from '../ghg-emissions/ghg-trace.js';
 import { buyOffer } from '../kit/buy-offer.js';
 import { loadTraceFacts } from '../kit/money-figures/figure-facts.js';
-import { signedOutNotice, sourceLink } from '../kit/trace-notice.js';
+import { publishedText, signedOutNotice, sourceLink } from '../kit/trace-notice.js';
 import { REVENUE_FIGURES } from '../revenues/revenues-dataset.js';
 import { ghgIntensityProvenance } from './intensity-provenance.js';
 import { findServedIntensity } from './load-intensity.js';
@@ -85,7 +85,7 @@ ${reportFacts(emission.document, emission.page)}
 <p><a href="/trace/${emission.pointId}">The emission data point</a></p>
 <h2>Revenue source document</h2>
 <dl class="facts"><dt>Title</dt><dd>${r.title}</dd><dt>Source</dt><dd class="key">${sourceLink(r.sourceUrl)}</dd>
-<dt>Published</dt><dd>${r.publishedOn}</dd><dt>Document id</dt><dd><code>${r.documentId}</code></dd></dl>
+<dt>Published</dt><dd>${publishedText(r.publishedOn)}</dd><dt>Document id</dt><dd><code>${r.documentId}</code></dd></dl>
 <p><a href="/trace/${revenue.pointId}">The revenue data point</a></p>`,
       );
     },

@@ -9,6 +9,11 @@ import { readEsefReport } from './read-report.js';
 export interface EsefFiling {
   /** The document's key in the ESEF source: the `fxo_id`, else `{LEI}-{period end}-{language}`. */
   key: string;
+  /**
+   * The key the report has without an index entry (`{LEI}-{period end}-{language}`): a report stored
+   * before the index listed it keeps that key, and so stays one document (`ingest-esef.ts`).
+   */
+  unlistedKey: string;
   /** Null when the index does not list the report. */
   fxoId: string | null;
   periodEnd: string | null;
@@ -76,8 +81,10 @@ export async function loadEsefIndex(db: Kysely<Database>): Promise<EsefIndexLook
 /** A report read, identified through the index. */
 function filingOf(report: EsefReport, listed: EsefFilingTable | undefined): EsefFiling {
   const periodEnd = listed?.period_end ?? report.periodEnd;
+  const unlistedKey = `${report.lei ?? report.entity ?? 'unknown'}-${report.periodEnd ?? 'unknown'}-${report.language ?? 'und'}`;
   return {
-    key: listed?.fxo_id ?? `${report.lei ?? report.entity ?? 'unknown'}-${periodEnd ?? 'unknown'}-${report.language ?? 'und'}`,
+    key: listed?.fxo_id ?? unlistedKey,
+    unlistedKey,
     fxoId: listed?.fxo_id ?? null,
     periodEnd,
     language: report.language,

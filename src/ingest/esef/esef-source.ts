@@ -52,16 +52,9 @@ function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts
 }
 
 /**
- * Facts of reports the index does not date: a document without a publication date would have no
- * year of disclosure in the revenues answer, so they wait until `ingest esef-index` lists their
- * report (then ingest again). Counted as `undated_report`.
- */
-export const undatedFacts = (filer: EsefFiler): number =>
-  filer.filings.reduce((n, f) => n + (f.publishedOn === null ? f.facts.length : 0), 0);
-
-/**
  * An ESEF filer as the seam's {@link Filer}: matched by LEI, else by name and country (DESIGN
- * §14.1); the facts of its dated reports only ({@link undatedFacts}).
+ * §14.1); the facts of all its reports, those the index does not date included (their documents'
+ * date is unknown: DESIGN §14.5).
  */
 export function esefFiler(filer: EsefFiler): Filer {
   const country = filer.country === null ? undefined : countryName(filer.country);
@@ -69,9 +62,7 @@ export function esefFiler(filer: EsefFiler): Filer {
     ...(filer.lei === null ? {} : { lei: filer.lei }),
     name: filer.name ?? '',
     ...(country === undefined ? {} : { country }),
-    facts: filer.filings
-      .filter((filing) => filing.publishedOn !== null)
-      .flatMap((filing) => filing.facts.map((fact) => filedFact(filer, filing, fact))),
+    facts: filer.filings.flatMap((filing) => filing.facts.map((fact) => filedFact(filer, filing, fact))),
     source: filer.source,
   };
 }
@@ -84,7 +75,9 @@ const periodText = (filing: EsefFiling): string =>
  * ESEF reports as a source (DESIGN §14.5, §15): a document per report key (the index's `fxo_id`,
  * else LEI, period end and language), titled by company and period, linked to the report's
  * viewer page on filings.xbrl.org where the index lists it, else its JSON, else the filer's
- * page there. `filers` are those the reader gave: the pipeline asks for a report by its key.
+ * page there; a report the index does not list is published on an unknown date (''), which the
+ * answers show as unknown. `filers` are those the reader gave: the pipeline asks for a report by
+ * its key.
  */
 export function esefSource(filers: readonly EsefFiler[]): FilingSource {
   const filings = new Map<string, EsefFiling>();
@@ -97,7 +90,7 @@ export function esefSource(filers: readonly EsefFiler[]): FilingSource {
       const entityPage = filer.lei === undefined ? '' : `https://filings.xbrl.org/entity/${filer.lei}`;
       return {
         documentId: esefDocumentId(fact.accession),
-        title: `${filer.name}: ESEF ${filing === undefined ? 'annual report' : periodText(filing)} (${fact.accession})`,
+        title: `${filer.name}: ESEF ${filing === undefined ? 'annual report' : periodText(filing)} (${filing?.fxoId ?? fact.accession})`,
         sourceUrl: filing?.viewerUrl ?? filing?.jsonUrl ?? entityPage,
         form: null,
         accession: null,

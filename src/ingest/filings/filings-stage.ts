@@ -131,7 +131,8 @@ export async function storedFigureRows(db: Kysely<Database>, spec: FigureSpec, s
     candidates: string | null;
     confirmed_by: string | null;
     source_detail: string | null;
-  }>`select d.source_key, d.published_on, p.period_end, p.original_value, p.original_ccy, p.point_id, p.document_id, p.reporting_period,
+    document_period: number;
+  }>`select d.source_key, d.published_on, d.reporting_period as document_period, p.period_end, p.original_value, p.original_ccy, p.point_id, p.document_id, p.reporting_period,
       p.value_usd, p.concept, p.period_start, p.candidates, p.confirmed_by, p.source_detail
     from ${sql.table(spec.table)} p join documents d on d.document_id = p.document_id
     where p.company_id = ${companyId} and p.period_end is not null and d.source = ${source}`.execute(db);

@@ -169,18 +169,17 @@ async function stageFilers(
     summary.companies_matched++;
     if (match.recordLei !== undefined) await leis.add([companyId, match.recordLei, ++line]);
     const periodOfFiling = filingPeriods(filer.facts, source);
-    const storedFilings = new Set(
-      anyFiled.some((a) => a)
-        ? (
-            await conn
-              .selectFrom('documents')
-              .select('source_key')
-              .where('company_id', '=', companyId)
-              .where('source', '=', source.name)
-              .execute()
-          ).map((d) => d.source_key as string)
-        : [],
-    );
+    const storedDocuments = anyFiled.some((a) => a)
+      ? await conn
+          .selectFrom('documents')
+          .select(['source_key', 'published_on'])
+          .where('company_id', '=', companyId)
+          .where('source', '=', source.name)
+          .execute()
+      : [];
+    const storedFilings = new Set(storedDocuments.map((d) => d.source_key as string));
+    // Filings stored without a date (an ESEF report no index listed then), which the source may date now.
+    const undatedFilings = new Set(storedDocuments.filter((d) => d.published_on === '').map((d) => d.source_key as string));
     const staged = new Set<string>();
     const stageDocument = async (fact: FiledFact, reportingPeriod: number): Promise<string> => {
       const doc = source.document(filer, fact);
@@ -213,10 +212,16 @@ async function stageFilers(
           skip: skipper(countsOf[i] as FigureCounts),
           rank: ranks[i] as SelectionRules['rank'],
         },
-        { filer, companyId, facts: factsOf[i] as FiledFact[], anyFiled: anyFiled[i] === true },
+        { filer, companyId, facts: factsOf[i] as FiledFact[], anyFiled: anyFiled[i] === true, periodOfFiling },
         { stageDocument, points: points[i] as StageWriter, nextLine: () => ++line },
         summary,
       );
+    }
+    // A filing stored undated that now comes with its date is the same document, written again:
+    // dated, titled and linked as the source now knows it (its figures are already stored).
+    for (const fact of filer.facts) {
+      if (fact.filed === '' || staged.has(fact.accession) || !undatedFilings.has(fact.accession)) continue;
+      await stageDocument(fact, periodOfFiling.get(fact.accession) ?? reportingPeriodOf(fact.end));
     }
   }
   await documents.flush();
@@ -235,7 +240,13 @@ async function stageSpec(
     skip,
     rank,
   }: { spec: FigureSpec; counts: FigureCounts; skip: (r: SkipReason) => void; rank: SelectionRules['rank'] },
-  { filer, companyId, facts, anyFiled }: { filer: Filer; companyId: string; facts: FiledFact[]; anyFiled: boolean },
+  {
+    filer,
+    companyId,
+    facts,
+    anyFiled,
+    periodOfFiling,
+  }: { filer: Filer; companyId: string; facts: FiledFact[]; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
   out: {
     stageDocument: (fact: FiledFact, reportingPeriod: number) => Promise<string>;
     points: StageWriter;
@@ -245,7 +256,12 @@ async function stageSpec(
 ): Promise<void> {
   const { source, rates } = run;
   const stored = anyFiled ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map(storedPoint) : [];
-  const rules: SelectionRules = { rank, isCurrency, isAnnualForm: (form) => source.isAnnualForm(form) };
+  const rules: SelectionRules = {
+    rank,
+    isCurrency,
+    isAnnualForm: (form) => source.isAnnualForm(form),
+    filingPeriod: (accession) => periodOfFiling.get(accession),
+  };
   const { figures, confirmations } = selectFiguresAndConfirmations(facts, stored, rules, skip);
   // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
   const confirmedBy = new Map<string, string[]>();
@@ -294,11 +310,21 @@ async function stageSpec(
     ]);
     confirmedBy.delete(key);
   }
-  // What is left confirms a figure an earlier run stored: it is staged again, now naming them.
+  // The source's own fields of each fact, to compare with a stored figure's (a report since listed
+  // by the index now has its fxo_id and links).
+  const detailOf = new Map<string, string>();
+  for (const f of facts) {
+    const text = traceFieldsText(f.trace);
+    if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);
+  }
+  // What is left confirms a figure an earlier run stored: it is staged again, now naming them; so is a
+  // stored figure whose source now tells more of it.
   for (const s of stored) {
     const more = confirmedBy.get(`${s.accession}|${s.end}`);
-    if (more === undefined) continue;
-    const all = [...new Set([...(s.confirmedBy?.split(' ') ?? []), ...more])].join(' ');
+    const detail = detailOf.get(`${s.accession}|${s.end}|${s.concept}`);
+    const newDetail = detail !== undefined && detail !== s.sourceDetail ? detail : undefined;
+    if (more === undefined && newDetail === undefined) continue;
+    const all = more === undefined ? s.confirmedBy : [...new Set([...(s.confirmedBy?.split(' ') ?? []), ...more])].join(' ');
     await out.points.add([
       s.pointId,
       companyId,
@@ -313,7 +339,7 @@ async function stageSpec(
       s.end,
       s.candidates,
       all,
-      s.sourceDetail,
+      newDetail ?? s.sourceDetail,
       out.nextLine(),
     ]);
   }
@@ -347,6 +373,7 @@ function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): S
   return {
     accession: r.source_key,
     filed: r.published_on,
+    filingPeriod: Number(r.document_period),
     end: r.period_end,
     value: Number(r.original_value),
     currency: r.original_ccy,

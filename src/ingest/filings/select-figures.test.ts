@@ -212,3 +212,53 @@ describe('the same rules for every figure spec', () => {
     expect(confirmations.map((c) => c.by.accession)).toEqual(['0000012927-21-000011']);
   });
 });
+
+describe('a filing without a filed date (an ESEF report no index lists)', () => {
+  const esef = { concept: 'ifrs-full:Revenue', start: '2021-04-01', end: '2022-03-31', unit: 'USD', form: '10-K' };
+  const periods = new Map([
+    ['dated-2022', 2022],
+    ['undated-2023', 2023],
+  ]);
+  const rules: SelectionRules = { ...revenueRules, filingPeriod: (accession) => periods.get(accession) };
+
+  it('stands after the filings published in the year it reports on: its different value restates theirs', () => {
+    const dated = { ...esef, value: 302_632_000, accession: 'dated-2022', filed: '2022-08-02' };
+    const undated = { ...esef, value: 234_694_000, accession: 'undated-2023', filed: '' };
+    for (const order of [
+      [dated, undated],
+      [undated, dated],
+    ]) {
+      const figures = selectFigures(order, [], rules, () => undefined);
+      expect(figures.map((f) => [f.fact.accession, f.restatement])).toEqual([
+        ['dated-2022', false],
+        ['undated-2023', true],
+      ]);
+    }
+  });
+
+  it('is ordered the same when stored: by the period its document reports on', () => {
+    const stored = [
+      { accession: 'undated-2023', filed: '', filingPeriod: 2023, end: esef.end, value: 234_694_000, currency: 'USD' },
+    ];
+    const skipped: string[] = [];
+    const figures = selectFigures(
+      [{ ...esef, value: 302_632_000, accession: 'dated-2022', filed: '2022-08-02' }],
+      stored,
+      rules,
+      (r) => skipped.push(r),
+    );
+    // The dated report came first: its figure is the first reported, the stored undated one a restatement of it.
+    expect(figures.map((f) => [f.fact.accession, f.restatement])).toEqual([['dated-2022', false]]);
+    expect(skipped).toEqual([]);
+  });
+
+  it('comes before a report published in the year after its year of disclosure', () => {
+    const undated = { ...esef, value: 234_694_000, accession: 'undated-2023', filed: '' };
+    const later = { ...esef, value: 234_000_001, accession: 'dated-2025', filed: '2025-01-10' };
+    const figures = selectFigures([later, undated], [], rules, () => undefined);
+    expect(figures.map((f) => [f.fact.accession, f.restatement])).toEqual([
+      ['undated-2023', false],
+      ['dated-2025', true],
+    ]);
+  });
+});

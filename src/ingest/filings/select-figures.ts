@@ -1,3 +1,4 @@
+import { disclosureOrder } from '../../db/disclosure.js';
 import type { ConceptRank } from '../core/figure-spec.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import type { FiledFact } from './source.js';
@@ -7,10 +8,13 @@ export type { FiledFact } from './source.js';
 /** A figure the database already holds for the company and spec, read from a filing of the same source. */
 export interface StoredFigure {
   accession: string;
+  /** The document's published_on: '' when its source gave no date. */
   filed: string;
   end: string;
   value: number;
   currency: string;
+  /** The document's reporting period: where an undated filing stands in time (`db/disclosure.ts`). */
+  filingPeriod?: number;
 }
 
 /** Another concept of the spec the same filing tagged for the same period, and its value. */
@@ -62,6 +66,11 @@ export interface SelectionRules {
   isCurrency: (unit: string) => boolean;
   /** The source's annual-report forms. */
   isAnnualForm: (form: string) => boolean;
+  /**
+   * The period a filing of this input reports on (its latest fiscal year): where a filing without
+   * a filed date stands in time. Without it, the period of the fact's own end.
+   */
+  filingPeriod?: (accession: string) => number | undefined;
 }
 
 /**
@@ -123,14 +132,25 @@ export function selectFiguresAndConfirmations(
     }
   }
 
-  type Entry = { filed: string; accession: string; end: string; value: number; currency: string; fact?: FiledFact };
+  // In order of disclosure: a filing without a date (an ESEF report no index lists) stands where its
+  // year of disclosure puts it, after the filings published in the year it reports on.
+  type Entry = { order: string; accession: string; end: string; value: number; currency: string; fact?: FiledFact };
   const known = new Set(stored.map((s) => `${s.accession}|${s.end}`));
-  const entries: Entry[] = stored.map((s) => ({ ...s }));
+  const entries: Entry[] = stored.map((s) => ({
+    order: disclosureOrder(s.filed, s.filingPeriod ?? reportingPeriodOf(s.end)),
+    accession: s.accession,
+    end: s.end,
+    value: s.value,
+    currency: s.currency,
+  }));
   for (const f of byFilingYear.values()) {
     if (known.has(`${f.accession}|${f.end}`)) skip('already_stored');
-    else entries.push({ filed: f.filed, accession: f.accession, end: f.end, value: f.value, currency: f.unit, fact: f });
+    else {
+      const order = disclosureOrder(f.filed, rules.filingPeriod?.(f.accession) ?? reportingPeriodOf(f.end));
+      entries.push({ order, accession: f.accession, end: f.end, value: f.value, currency: f.unit, fact: f });
+    }
   }
-  entries.sort((a, b) => cmp(a.end, b.end) || cmp(a.filed, b.filed) || cmp(a.accession, b.accession));
+  entries.sort((a, b) => cmp(a.end, b.end) || cmp(a.order, b.order) || cmp(a.accession, b.accession));
 
   const figures: Figure[] = [];
   const confirmations: Confirmation[] = [];

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { disclosureOrder } from '../../../db/disclosure.js';
 import type { Database, DocumentStatus } from '../../../db/schema.js';
 import { parseTraceFields, type SourceTraceField } from '../../../ingest/filings/source.js';
 import { figureTable, figureTableAsP } from './figure-table.js';
@@ -24,8 +25,11 @@ export interface TraceDocument {
   documentId: string;
   title: string;
   sourceUrl: string;
+  /** '' when the source gives no publication date (an ESEF report no index lists). */
   publishedOn: string;
   status: DocumentStatus;
+  /** The period the document reports on: an undated one's year of disclosure follows it. */
+  reportingPeriod: number;
 }
 
 /** A filed figure's provenance: public, like every fact of the page but the value. */
@@ -46,6 +50,8 @@ export interface TraceFiling {
   candidates: Array<{ concept: string; value: number }>;
   /** Later filings that repeated the figure rounded to their precision (DESIGN §10.6). */
   confirmedBy: Array<{ document: TraceDocument; value: number }>;
+  /** The document's source (`sec`, `esef`, `bundle`…; DESIGN §15). */
+  source: string | null;
   /** What the figure's source shows of the fact beyond these fields, in its words (ESEF: LEI, fxo_id, fact id, …). */
   sourceFields: SourceTraceField[];
 }
@@ -81,7 +87,7 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
     .select(['p.point_id', 'p.company_id', 'p.reporting_period', 'p.original_ccy', 'c.name', 'c.country', 'c.lei'])
     .select(['p.concept', 'p.period_start', 'p.period_end', 'p.candidates', 'p.confirmed_by', 'p.source_detail'])
     .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status', 'd.form', 'd.accession'])
-    .select('d.main_document_url')
+    .select(['d.main_document_url', 'd.source', 'd.reporting_period as document_period'])
     .where('p.point_id', '=', pointId)
     .executeTakeFirst();
   if (point === undefined) return undefined;
@@ -98,17 +104,17 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
       .selectFrom(figureTableAsP(table))
       .innerJoin('documents as d', 'd.document_id', 'p.document_id')
       .select(['p.point_id', 'd.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+      .select('d.reporting_period as document_period')
       .where('p.company_id', '=', point.company_id)
       .where('p.reporting_period', '=', point.reporting_period)
       .where('d.status', '=', 'processed')
-      .orderBy('d.published_on')
-      .orderBy('d.document_id')
       .execute(),
     confirmations.length === 0
       ? Promise.resolve([])
       : db
           .selectFrom('documents as d')
           .select(['d.document_id', 'd.title', 'd.source_url', 'd.published_on', 'd.status'])
+          .select('d.reporting_period as document_period')
           .where(
             'd.document_id',
             'in',
@@ -122,13 +128,20 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
     source_url: string;
     published_on: string;
     status: DocumentStatus;
-  }) => ({
+    document_period: number;
+  }): TraceDocument => ({
     documentId: r.document_id,
     title: r.title,
     sourceUrl: r.source_url,
     publishedOn: r.published_on,
     status: r.status,
+    reportingPeriod: Number(r.document_period),
   });
+  // In order of disclosure (an undated document at the start of its year of disclosure), then by id.
+  const orderOf = (d: TraceDocument) => `${disclosureOrder(d.publishedOn, d.reportingPeriod)}|${d.documentId}`;
+  const relatedDocuments = related
+    .map((r) => ({ pointId: r.point_id, document: documentOf(r) }))
+    .sort((a, b) => (orderOf(a.document) < orderOf(b.document) ? -1 : orderOf(a.document) > orderOf(b.document) ? 1 : 0));
   return {
     pointId: point.point_id,
     companyId: point.company_id,
@@ -155,9 +168,10 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
               const d = confirming.find((r) => r.document_id === c.key);
               return d === undefined ? [] : [{ document: documentOf(d), value: c.value }];
             }),
+            source: point.source,
             sourceFields: parseTraceFields(point.source_detail),
           },
-    related: related.map((r) => ({ pointId: r.point_id, document: documentOf(r) })),
+    related: relatedDocuments,
   };
 }
 

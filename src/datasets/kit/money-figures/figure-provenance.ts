@@ -1,10 +1,41 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { CURRENCIES } from '../../../money/currencies.js';
-import { documentProvenance, documentProvenanceSchema } from '../document-provenance.js';
+import { documentProvenance, documentProvenanceSchema, PublishedOnSchema } from '../document-provenance.js';
 import type { TraceFacts, TraceValues } from './figure-facts.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
+
+/**
+ * What a figure's source says of it beyond the shared fields (DESIGN §14.7, §15), as its trace page
+ * shows it: ESEF's LEI, fxo_id, fact id, unit, decimals and the report, viewer and xBRL-JSON links.
+ * Public, like the page: none of it is the figure's value.
+ */
+const SourceSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The source the figure was read from (`esef`).' }),
+    fields: Type.Array(
+      Type.Object(
+        {
+          label: Type.String({
+            description: 'The field as the source names it: LEI, fxo_id, Fact id, Unit, Decimals, Report, Viewer, xBRL-JSON.',
+          }),
+          value: Type.String({ description: 'The field’s value as the trace page shows it.' }),
+          kind: Type.Union([Type.Literal('text'), Type.Literal('code'), Type.Literal('link')], {
+            description: '`code` for an identifier, `link` for an http(s) URL, `text` otherwise.',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Each field as a label, its value (text) and how to show it.' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "The source's own fields of the figure, in the order its trace page shows them; absent when the source has none (SEC).",
+  },
+);
 
 /**
  * A figure's provenance as JSON (DESIGN §11.3): where it comes from, for anyone; what it is
@@ -42,10 +73,13 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             {
               form: Type.Union([Type.String(), Type.Null()], { description: 'The SEC form, e.g. 10-K.' }),
               accession: Type.Union([Type.String(), Type.Null()], { description: 'The SEC accession number.' }),
-              filed_on: Type.String({ format: 'date' }),
+              filed_on: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+                description: 'When the filing was published; null when its source gives no date (an ESEF report no index lists).',
+              }),
               main_document_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
                 description: "The filing's main document (its primary HTML, from SEC submissions); null when not recorded.",
               }),
+              source: Type.Optional(SourceSchema),
             },
             { additionalProperties: false },
           ),
@@ -71,7 +105,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             document_id: Type.String({ format: 'uuid' }),
             title: Type.String(),
             source_url: Type.String(),
-            published_on: Type.String({ format: 'date' }),
+            published_on: PublishedOnSchema,
             value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed there; null unless values_included.' }),
           },
           { additionalProperties: false },
@@ -129,8 +163,16 @@ export function provenanceOf(
         : {
             form: facts.filing.form,
             accession: facts.filing.accession,
-            filed_on: facts.filing.filed,
+            filed_on: facts.filing.filed === '' ? null : facts.filing.filed,
             main_document_url: facts.filing.mainDocumentUrl,
+            ...(facts.filing.sourceFields.length === 0
+              ? {}
+              : {
+                  source: {
+                    name: facts.filing.source ?? 'unknown',
+                    fields: facts.filing.sourceFields.map((f) => ({ label: f.label, value: f.value, kind: f.kind ?? 'text' })),
+                  },
+                }),
           },
     candidates: (facts.filing?.candidates ?? []).map((c) => ({
       concept: c.concept,
@@ -140,7 +182,7 @@ export function provenanceOf(
       document_id: c.document.documentId,
       title: c.document.title,
       source_url: c.document.sourceUrl,
-      published_on: c.document.publishedOn,
+      published_on: c.document.publishedOn === '' ? null : c.document.publishedOn,
       value: values === undefined ? null : c.value,
     })),
     document: documentProvenance(d),

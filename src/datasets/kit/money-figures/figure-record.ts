@@ -6,7 +6,10 @@ import type { MoneyFigureSpec } from './money-figure-spec.js';
 export function moneyRecordSchema(spec: MoneyFigureSpec): TSchema {
   return Type.Object(
     {
-      year_of_disclosure: Type.Integer({ description: 'Year the source document was published.' }),
+      year_of_disclosure: Type.Integer({
+        description:
+          'Year the source document was published; when its source gives no publication date (an ESEF report no index lists), the year after the latest period the document covers.',
+      }),
       reporting_period: Type.Integer(),
       metric: Type.Literal(spec.metric),
       value: Type.Integer({ description: spec.wording.value }),

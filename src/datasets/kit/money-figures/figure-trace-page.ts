@@ -1,10 +1,11 @@
+import { disclosureYear } from '../../../db/disclosure.js';
 import type { SourceTraceField } from '../../../ingest/filings/source.js';
 import { SUB_UNITS } from '../../../money/currencies.js';
 import { formatNumber, type Html, html, page } from '../../../web/html.js';
 import { buyOffer } from '../buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from '../document-status.js';
-import { signedOutNotice, sourceLink } from '../trace-notice.js';
-import type { TraceFacts, TraceFiling, TraceValues } from './figure-facts.js';
+import { publishedText, signedOutNotice, sourceLink } from '../trace-notice.js';
+import type { TraceDocument, TraceFacts, TraceFiling, TraceValues } from './figure-facts.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 /** Who is looking (decided by `accessOf`): values appear only for `bought`. */
@@ -46,13 +47,19 @@ function accessNotice(spec: MoneyFigureSpec, path: string, facts: TraceFacts, ac
   });
 }
 
+/** The year of disclosure, saying how it was reckoned when the date is unknown. */
+const disclosedText = (d: TraceDocument): string =>
+  d.publishedOn === ''
+    ? `${disclosureYear(d.publishedOn, d.reportingPeriod)} (publication date unknown: the year after the period the document covers)`
+    : d.publishedOn.slice(0, 4);
+
 function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
   if (facts.related.length === 0) return html`<p>The API serves no data point for this company-period yet.</p>`;
   const rows = facts.related.map((r) => {
     const v = access.kind === 'bought' ? access.values.get(r.pointId) : undefined;
     const here = r.pointId === facts.pointId;
-    return html`<tr${here ? html` aria-current="page"` : ''}><td data-label="Disclosed">${r.document.publishedOn.slice(0, 4)}</td><td data-label="Document">${r.document.title}</td>
-<td data-label="Published">${r.document.publishedOn}</td><td data-label="Value" class="num">${v === undefined ? '—' : `${formatNumber(v.valueUsd)} USD`}</td>
+    return html`<tr${here ? html` aria-current="page"` : ''}><td data-label="Disclosed">${disclosureYear(r.document.publishedOn, r.document.reportingPeriod)}</td><td data-label="Document">${r.document.title}</td>
+<td data-label="Published">${r.document.publishedOn === '' ? 'date unknown' : r.document.publishedOn}</td><td data-label="Value" class="num">${v === undefined ? '—' : `${formatNumber(v.valueUsd)} USD`}</td>
 <td data-label="Trace">${here ? html`<strong>this page</strong>` : html`<a href="/trace/${r.pointId}">data point</a>`}</td></tr>`;
   });
   return html`<table class="cards"><caption class="visually-hidden">Data points of ${facts.companyName}, ${facts.period}</caption>
@@ -112,7 +119,7 @@ function filingSection(spec: MoneyFigureSpec, f: TraceFiling, d: TraceFacts['doc
       : html`<dt>Form</dt><dd>${f.form ?? '—'}</dd>
 <dt>Accession number</dt><dd>${f.accession === null ? '—' : html`<code>${f.accession}</code>`}</dd>`;
   return html`<h2>Filing</h2>
-<dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd>${sec}<dt>Filed</dt><dd>${f.filed}</dd>
+<dl class="facts"><dt>Concept</dt><dd><code>${f.concept}</code></dd>${sec}<dt>Filed</dt><dd>${publishedText(f.filed)}</dd>
 <dt>Period</dt><dd>${period}</dd>${sourceRows(f.sourceFields)}<dt>${f.accession === null ? 'Source' : 'Filing index'}</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>${
     f.mainDocumentUrl === null
       ? ''
@@ -144,7 +151,7 @@ export function figureTracePage(
 ${access.kind === 'bought' ? html`<p class="muted">Values shown because your account bought ${facts.companyName}, ${facts.period}.</p>` : accessNotice(spec, path, facts, access, publicUrl)}
 <h2>Data point</h2>
 <dl class="facts"><dt>Metric</dt><dd>${spec.metric}</dd><dt>Reporting period</dt><dd>${facts.period}</dd>
-<dt>Year of disclosure</dt><dd>${d.publishedOn.slice(0, 4)}</dd><dt>Original currency</dt><dd>${facts.originalCcy}</dd>
+<dt>Year of disclosure</dt><dd>${disclosedText(d)}</dd><dt>Original currency</dt><dd>${facts.originalCcy}</dd>
 ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>${facts.pointId}</code></dd></dl>
 <h2>Company</h2>
 <dl class="facts"><dt>Name</dt><dd>${facts.companyName}</dd><dt>Country</dt><dd>${facts.country ?? '—'}</dd>
@@ -152,7 +159,7 @@ ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>
 <dt>Listings</dt><dd><ul class="plain">${listings}</ul></dd><dt>Company id</dt><dd><code>${facts.companyId}</code></dd></dl>
 <h2>Source document</h2>
 <dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Source</dt><dd class="key">${sourceLink(d.sourceUrl)}</dd>
-<dt>Published</dt><dd>${d.publishedOn}</dd><dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>
+<dt>Published</dt><dd>${publishedText(d.publishedOn)}</dd><dt>Status</dt><dd>${STATUS_TEXT[d.status]}</dd><dt>Document id</dt><dd><code>${d.documentId}</code></dd></dl>
 ${facts.filing === null ? '' : filingSection(spec, facts.filing, d, values !== undefined)}
 <h2>All data points of ${facts.companyName} for ${facts.period}</h2>
 <p>The figure as first reported and every restatement, each from its own document.</p>

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { disclosureYear } from '../../../db/disclosure.js';
 import type { Database } from '../../../db/schema.js';
 import type { CompanyData } from '../../period-data.js';
 import type { MoneyRecord } from './figure-record.js';
@@ -42,6 +43,7 @@ async function loadFigures<M extends string>(
         'p.original_ccy',
         'p.document_id',
         'd.published_on',
+        'd.reporting_period as document_period',
       ])
       .where('p.company_id', '=', companyId)
       .where('d.status', '=', 'processed')
@@ -52,7 +54,8 @@ async function loadFigures<M extends string>(
   for (const p of points) {
     const list = records.get(p.reporting_period) ?? [];
     list.push({
-      year_of_disclosure: Number(p.published_on.slice(0, 4)),
+      // An undated report (ESEF without an index entry) counts to the year after the period it covers.
+      year_of_disclosure: disclosureYear(p.published_on, Number(p.document_period)),
       reporting_period: p.reporting_period,
       metric,
       value: p.value_usd,

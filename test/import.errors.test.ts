@@ -235,15 +235,6 @@ const CASES: Array<[string, Edit, string[]]> = [
     ['documents.csv:2: kind "annual" must be financial or sustainability'],
   ],
   [
-    'financial document without a publication date (only a sustainability report may lack one)',
-    withColumns(
-      'documents.csv',
-      ['form', 'accession', 'kind'],
-      replace('documents.csv', '2023-03-15,2022,processed,,,', ',2022,processed,,,financial'),
-    ),
-    ['documents.csv:2: published_on "" is not a date (YYYY-MM-DD)'],
-  ],
-  [
     'candidate concepts not written concept=value',
     withColumns(
       'revenues.csv',

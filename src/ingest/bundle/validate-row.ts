@@ -176,8 +176,10 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
   const title = text(m, 'title', v.title ?? '', 500);
   const kind = (optional(v.kind ?? '') ?? 'financial') as DocumentKind;
   if (!DOCUMENT_KINDS.includes(kind)) m.add(`kind "${kind}" must be financial or sustainability`);
-  // A sustainability report's date may be unknown (its source gives none): shown so, never made up.
-  const publishedOn = kind === 'sustainability' && (v.published_on ?? '').trim() === '' ? '' : date(m, v.published_on ?? '');
+  // A document's date may be unknown (a sustainability report's source gives none, an ESEF report
+  // the index does not list): empty, shown so, never made up; its year of disclosure is the year
+  // after its period.
+  const publishedOn = (v.published_on ?? '').trim() === '' ? '' : date(m, v.published_on ?? '');
   const reportingPeriod = integer(m, 'reporting_period', v.reporting_period ?? '', MIN_PERIOD, MAX_PERIOD);
   // A report can come out within the year it covers (a fiscal year ending early), never before it.
   if (m.list.length === 0 && publishedOn !== '' && Number(publishedOn.slice(0, 4)) < reportingPeriod) {

@@ -131,7 +131,7 @@ export async function syncEsef(db: Kysely<Database>, options: EsefSyncOptions): 
     index_pages: 0,
     index: null,
     reports: { to_fetch: 0, not_in_catalog: 0, fetched: 0, not_found: 0 },
-    esef: { ...zeroFilingsSummary(), reports: 0, reports_without_figures: 0, datasets: {} },
+    esef: { ...zeroFilingsSummary(), reports: 0, reports_dated: 0, reports_undated: 0, reports_without_figures: 0, datasets: {} },
     files_refused: 0,
   };
   await mkdir(options.workDir, { recursive: true });

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { TraceAccess } from '../dataset.js';
-import { documentProvenanceSchema } from '../kit/document-provenance.js';
+import { documentProvenance, documentProvenanceSchema } from '../kit/document-provenance.js';
 import type { GhgTraceFacts } from './ghg-facts.js';
 import { GHG_SCOPES } from './ghg-record.js';
 
@@ -57,15 +57,7 @@ export const GhgEmissionProvenanceSchema = Type.Object(
 export type GhgEmissionProvenance = Static<typeof GhgEmissionProvenanceSchema>;
 
 export function ghgDocumentOf(f: GhgTraceFacts): Static<typeof GhgDocumentSchema> {
-  const d = f.document;
-  return {
-    document_id: d.documentId,
-    title: d.title,
-    source_url: d.sourceUrl,
-    published_on: d.publishedOn === '' ? null : d.publishedOn,
-    status: d.status,
-    page: f.page,
-  };
+  return { ...documentProvenance(f.document), page: f.page };
 }
 
 /** Values as the trace page shows them: bought, and from a report whose figures are served. */

@@ -91,18 +91,29 @@ describe('CORPDATA_INGEST_MAX_…', () => {
 });
 
 describe('sync settings', () => {
-  it("default to SEC's own hosts, no User-Agent, 1 s backoff and batches of 100 filers", () => {
-    expect(loadConfig({}).sync).toEqual({ secBaseUrl: undefined, secUserAgent: undefined, retryBaseMs: 1000, batchSize: 100 });
+  it("default to the sources' own hosts, no SEC User-Agent, 1 s backoff and batches of 100", () => {
+    expect(loadConfig({}).sync).toEqual({
+      secBaseUrl: undefined,
+      secUserAgent: undefined,
+      esefBaseUrl: undefined,
+      esefUserAgent: 'corpdata sync (self-hosted corporate data API)',
+      retryBaseMs: 1000,
+      batchSize: 100,
+    });
     expect(
       loadConfig({
         CORPDATA_SEC_BASE_URL: 'http://127.0.0.1:8999/',
         CORPDATA_SEC_USER_AGENT: ' Example Corp admin@example.com ',
+        CORPDATA_ESEF_BASE_URL: 'https://mirror.example/esef/',
+        CORPDATA_ESEF_USER_AGENT: ' Example Corp sync ',
         CORPDATA_SYNC_RETRY_BASE_MS: '50',
         CORPDATA_SYNC_BATCH: '1',
       }).sync,
     ).toEqual({
       secBaseUrl: 'http://127.0.0.1:8999',
       secUserAgent: 'Example Corp admin@example.com',
+      esefBaseUrl: 'https://mirror.example/esef',
+      esefUserAgent: 'Example Corp sync',
       retryBaseMs: 50,
       batchSize: 1,
     });
@@ -110,6 +121,7 @@ describe('sync settings', () => {
 
   it('refuses a base that is not an http(s) URL, and a batch of none, naming the variable', () => {
     expect(() => loadConfig({ CORPDATA_SEC_BASE_URL: 'data.sec.gov' })).toThrow(/CORPDATA_SEC_BASE_URL/);
+    expect(() => loadConfig({ CORPDATA_ESEF_BASE_URL: 'filings.xbrl.org' })).toThrow(/CORPDATA_ESEF_BASE_URL/);
     expect(() => loadConfig({ CORPDATA_SYNC_BATCH: '0' })).toThrow(/CORPDATA_SYNC_BATCH/);
   });
 });

@@ -4,8 +4,11 @@ import { CREDIT_COST_HEADER } from './errors.js';
 
 const INFO = 30;
 const UUID = /^[0-9a-f-]{36}$/;
-/** The characters JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates. */
-const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * A character JSON.stringify escapes in a string: anything but these (the quote, the backslash,
+ * control characters and surrogates are not among them; a surrogate pair goes the long way too).
+ */
+const ESCAPED_IN_JSON = /[^\x20\x21\x23-\x5b\x5d-\ud7ff\ue000-\uffff]/;
 
 /**
  * `JSON.stringify(text)` for a string, the same text: one without a character to escape is only

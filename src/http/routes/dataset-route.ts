@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { datasetBill } from '../../datasets/dataset-charge.js';
@@ -7,7 +7,7 @@ import { type CompanyData, CompanyDataCache, resolvePeriod } from '../../dataset
 import { serializedRecords } from '../../datasets/serialized-records.js';
 import { ApiError } from '../../errors/api-error.js';
 import { apiRoute } from '../api-route.js';
-import { callerOf } from '../auth-hook.js';
+import { type Caller, callerOf } from '../auth-hook.js';
 import { bill, billTestMode } from '../bill.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
@@ -16,6 +16,8 @@ import { batchRoute } from './batch.js';
 import { DatasetQuery } from './dataset-query.js';
 import { historyRoute } from './history.js';
 import { periodsRoute } from './periods.js';
+
+type AccountCaller = Extract<Caller, { mode: 'account' }>;
 
 function schemaOf(dataset: Dataset) {
   const r = dataset.route;
@@ -59,34 +61,40 @@ export function datasetRoute(ctx: AppContext, dataset: Dataset): FastifyPluginAs
     () => ctx.config.publicUrl,
   );
   const { prices } = dataset;
+  /** A live key's call: charged, so it waits on the catalog, the company's data and the charge. */
+  const live = async (q: DatasetQuery, request: FastifyRequest, reply: FastifyReply, caller: AccountCaller) => {
+    identifierOf(q);
+    if (!caller.subscriptions.has(dataset.subscription)) {
+      throw subscriptionRequired(dataset.subscription, {
+        cost: prices.firstAccess,
+        balance: await ctx.billing.balanceOf(caller.accountId),
+      });
+    }
+    const { company, described } = findCompany(await ctx.catalog(), q);
+    const data = await cache.get(company.companyId);
+    const outcome = resolvePeriod(data, q.reporting_period);
+    if (outcome.kind === 'not-covered') {
+      const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
+      throw periodNotCovered(which, described, data.periods);
+    }
+    await bill(ctx, request, reply, caller, datasetBill(dataset, company.companyId, outcome));
+    if (outcome.kind === 'no-data') return reply.code(204).send();
+    return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
+  };
   return async (app) => {
-    app.get<{ Querystring: DatasetQuery }>(dataset.route.path, apiRoute(ctx, schemaOf(dataset)), async (request, reply) => {
+    // Not an async function: a test-mode call (mock data, nothing to wait for) is answered without
+    // a promise; a live call returns its promise. A thrown refusal reaches the one error handler either way.
+    app.get<{ Querystring: DatasetQuery }>(dataset.route.path, apiRoute(ctx, schemaOf(dataset)), (request, reply) => {
       const q = request.query;
       const caller = callerOf(request);
-      if (caller.mode === 'test') {
-        const outcome = mockOutcome(q.ticker, dataset.subscription, prices);
-        if (outcome instanceof ApiError) throw outcome;
-        billTestMode(reply);
-        if (outcome === 'no-data') return reply.code(204).send();
-        return reply.type('application/json; charset=utf-8').send(mocks.body(identifierOf(q), q.reporting_period));
-      }
-      identifierOf(q);
-      if (!caller.subscriptions.has(dataset.subscription)) {
-        throw subscriptionRequired(dataset.subscription, {
-          cost: prices.firstAccess,
-          balance: await ctx.billing.balanceOf(caller.accountId),
-        });
-      }
-      const { company, described } = findCompany(await ctx.catalog(), q);
-      const data = await cache.get(company.companyId);
-      const outcome = resolvePeriod(data, q.reporting_period);
-      if (outcome.kind === 'not-covered') {
-        const which = outcome.period === undefined ? `offset ${q.reporting_period}` : `reporting period ${outcome.period}`;
-        throw periodNotCovered(which, described, data.periods);
-      }
-      await bill(ctx, request, reply, caller, datasetBill(dataset, company.companyId, outcome));
-      if (outcome.kind === 'no-data') return reply.code(204).send();
-      return reply.type('application/json; charset=utf-8').send(serializedRecords(outcome.records));
+      if (caller.mode !== 'test') return live(q, request, reply, caller);
+      const outcome = mockOutcome(q.ticker, dataset.subscription, prices);
+      if (outcome instanceof ApiError) throw outcome;
+      billTestMode(reply);
+      // Sent here and nothing returned: a sync handler's returned reply would be sent twice.
+      if (outcome === 'no-data') reply.code(204).send();
+      else reply.type('application/json; charset=utf-8').send(mocks.body(identifierOf(q), q.reporting_period));
+      return undefined;
     });
     const companyData = (companyId: string) => cache.get(companyId);
     const mock = (identifier: string, period: number) => mocks.body(identifier, period);

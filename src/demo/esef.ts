@@ -7,25 +7,14 @@ import { esefIndexLookup, readEsefFilers } from '../ingest/esef/esef-filers.js';
 import { esefFiler, esefSource } from '../ingest/esef/esef-source.js';
 import { esefFilingRow } from '../ingest/esef/ingest-index.js';
 import { FILINGS_XBRL_ORG, readEsefIndexPage } from '../ingest/esef/read-index.js';
-import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { nameMatchKey } from '../ingest/filings/match-company.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import { type SelectionRules, type SkipReason, selectFiguresAndConfirmations } from '../ingest/filings/select-figures.js';
-import { traceFieldsText } from '../ingest/filings/source.js';
 import { isCurrency } from '../money/currencies.js';
 import type { DemoCompany } from './companies.js';
-import type { FiledFigure } from './filings.js';
+import { type FiledFigure, filedFigure } from './filings.js';
 import type { Report } from './report.js';
-
-/** An ESEF report as a demo document: what `ingest esef` writes for it. */
-export interface EsefDocument {
-  id: string;
-  companyId: string;
-  title: string;
-  sourceUrl: string;
-  publishedOn: string;
-  reportingPeriod: number;
-}
+import type { DemoDocument } from './revenues.js';
 
 const SPANISH = join('xbrl-json', 'alejandroplazalorenzo_spanish-financials-etl');
 const TEXTLAYER = join('xbrl-json', 'TextLayer_isw-company-similarity');
@@ -69,7 +58,7 @@ export async function esefFigures(
   report: Report,
   hasRate: (currency: string, year: number) => boolean,
   specs: readonly FigureSpec[],
-): Promise<{ documents: EsefDocument[]; figures: FiledFigure[][]; leis: Map<string, string> }> {
+): Promise<{ documents: DemoDocument[]; figures: FiledFigure[][]; leis: Map<string, string> }> {
   const files = [
     ...readdirSync(join(esefDir, SPANISH))
       .filter((f) => f.endsWith('.json') && f !== 'filings.json')
@@ -91,7 +80,7 @@ export async function esefFigures(
     const key = `${nameMatchKey(c.name)}|${c.country ?? ''}`;
     byName.set(key, [...(byName.get(key) ?? []), c]);
   }
-  const documents = new Map<string, EsefDocument>();
+  const documents = new Map<string, DemoDocument>();
   const figures: FiledFigure[][] = specs.map(() => []);
   const leis = new Map<string, string>();
   for (const listed of filers) {
@@ -138,26 +127,15 @@ export async function esefFigures(
         const key = `${c.accession}|${c.end}`;
         confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${addDocument(c.by)}=${c.by.value}`]);
       }
-      for (const { fact, reportingPeriod, candidates } of chosen) {
+      for (const pick of chosen) {
+        const { fact, reportingPeriod } = pick;
         if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
           report.lines.push(
             `${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`,
           );
           continue;
         }
-        (figures[i] as FiledFigure[]).push({
-          companyId: company.id,
-          documentId: addDocument(fact),
-          period: reportingPeriod,
-          value: String(fact.value),
-          currency: fact.unit,
-          concept: fact.concept,
-          start: fact.start,
-          end: fact.end,
-          candidates: candidatesText(candidates),
-          confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
-          sourceDetail: traceFieldsText(fact.trace),
-        });
+        (figures[i] as FiledFigure[]).push(filedFigure(company.id, addDocument(fact), pick, confirmedBy));
       }
     }
   }

@@ -4,12 +4,14 @@ import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figu
 import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import {
+  type Figure,
   type FiledFact,
   type SelectionRules,
   type SkipReason,
   selectFigures,
   selectFiguresAndConfirmations,
 } from '../ingest/filings/select-figures.js';
+import { traceFieldsText } from '../ingest/filings/source.js';
 import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
 import { filingDocumentId, filingIndexUrl, isAnnualForm } from '../ingest/sec-filings/rules.js';
 import type { SecFiler } from '../ingest/sec-filings/sec-source.js';
@@ -48,6 +50,32 @@ export interface FiledFigure {
   confirmedBy: string | null;
   /** What the figure's source shows on its trace page (`source_detail`), when it says more (ESEF). */
   sourceDetail?: string | null;
+}
+
+/**
+ * A chosen figure as the demo's figure row, as `ingest` stores it: its candidates, the later
+ * filings that confirmed it rounded (`confirmedBy`, by accession and period end), and its source's
+ * trace fields.
+ */
+export function filedFigure(
+  companyId: string,
+  documentId: string,
+  { fact, reportingPeriod, candidates }: Figure,
+  confirmedBy: ReadonlyMap<string, readonly string[]>,
+): FiledFigure {
+  return {
+    companyId,
+    documentId,
+    period: reportingPeriod,
+    value: String(fact.value),
+    currency: fact.unit,
+    concept: fact.concept,
+    start: fact.start,
+    end: fact.end,
+    candidates: candidatesText(candidates),
+    confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
+    sourceDetail: traceFieldsText(fact.trace),
+  };
 }
 
 /**
@@ -129,24 +157,13 @@ export async function filedFigures(
         const id = addDocument(c.by, reportingPeriodOf(c.by.end));
         confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${id}=${c.by.value}`]);
       }
-      for (const { fact, reportingPeriod, candidates } of chosen) {
+      for (const pick of chosen) {
+        const { fact, reportingPeriod } = pick;
         if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
           report.lines.push(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
           continue;
         }
-        const id = addDocument(fact, reportingPeriod);
-        out.push({
-          companyId: company.id,
-          documentId: id,
-          period: reportingPeriod,
-          value: String(fact.value),
-          currency: fact.unit,
-          concept: fact.concept,
-          start: fact.start,
-          end: fact.end,
-          candidates: candidatesText(candidates),
-          confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
-        });
+        out.push(filedFigure(company.id, addDocument(fact, reportingPeriod), pick, confirmedBy));
       }
     }
   }

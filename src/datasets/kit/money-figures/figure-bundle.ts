@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { DatasetBundle } from '../../../ingest/bundle/dataset-bundle.js';
 import { stageMoneyFigure } from '../../../ingest/bundle/stage-row.js';
+import { applyFigureStage, createFigureStage, FIGURE_STAGE_COLUMNS } from '../../../ingest/core/figure-stage.js';
 import type { ImportIssue } from '../../../ingest/core/issues.js';
-import { USD_RATE } from '../../../ingest/core/rates.js';
 import { checkFigureDocuments } from '../../../ingest/core/stage-checks.js';
 import { figurePointId } from './figure-point-id.js';
 import { figureTable } from './figure-table.js';
@@ -32,19 +32,6 @@ export const figureBundleColumns = (spec: Pick<MoneyFigureSpec, 'bundleCurrencyC
   ...FILED,
 ];
 
-const STAGE_COLUMNS = [
-  'point_id',
-  'company_id',
-  'document_id',
-  'reporting_period',
-  'original_value',
-  'original_ccy',
-  'value_usd',
-  'rate_currency',
-  ...FILED,
-  'line',
-];
-
 /**
  * A money dataset's bundle file (DESIGN §5, §17: `company_id, document_id, reporting_period,
  * value, ccy` — `currency` in `revenues.csv` — and optionally the filed-figure columns): each row
@@ -62,16 +49,9 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
     columns: requiredColumns(spec),
     optionalColumns: FILED,
     stageTable: stage,
-    stageColumns: STAGE_COLUMNS,
+    stageColumns: FIGURE_STAGE_COLUMNS,
     figureTable: table,
-    async createStage(db) {
-      await sql`drop table if exists ${sql.table(stage)}`.execute(db);
-      await sql`create temporary table ${sql.table(stage)} (point_id text, company_id text, document_id text,
-        reporting_period integer, original_value bigint, original_ccy text, value_usd bigint, rate_currency text,
-        concept text, period_start text, period_end text, candidates text, confirmed_by text, source_detail text, line integer)`.execute(
-        db,
-      );
-    },
+    createStage: (db) => createFigureStage(db, stage),
     stageRow(values, rates) {
       // The row check reads `currency`, whatever the file calls it (`ccy`, as the API's records do).
       const row = ccy === 'currency' ? values : { ...values, currency: values[ccy] ?? '' };
@@ -96,22 +76,7 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
       return [...repeated, ...(await checkFigureDocuments(db, stage, file))];
     },
     // A file without the filed-figure columns (written before they existed) keeps those known.
-    async apply(db) {
-      await sql`insert into ${sql.table(table)} (point_id, company_id, document_id, reporting_period, original_value,
-          original_ccy, value_usd, fx_rate, fx_source, concept, period_start, period_end, candidates, confirmed_by, source_detail)
-        select s.point_id, s.company_id, s.document_id, s.reporting_period, s.original_value, s.original_ccy, s.value_usd,
-          coalesce(r.usd_per_unit, ${USD_RATE.usdPerUnit}), coalesce(r.source, ${USD_RATE.source}), s.concept, s.period_start,
-          s.period_end, s.candidates, s.confirmed_by, s.source_detail
-        from ${sql.table(stage)} s left join stage_rates r on r.currency = s.rate_currency and r.year = s.reporting_period where true
-        on conflict (point_id) do update set company_id = excluded.company_id, original_value = excluded.original_value,
-          original_ccy = excluded.original_ccy, value_usd = excluded.value_usd, fx_rate = excluded.fx_rate,
-          fx_source = excluded.fx_source, concept = coalesce(excluded.concept, ${sql.table(table)}.concept),
-          period_start = coalesce(excluded.period_start, ${sql.table(table)}.period_start),
-          period_end = coalesce(excluded.period_end, ${sql.table(table)}.period_end),
-          candidates = coalesce(excluded.candidates, ${sql.table(table)}.candidates),
-          confirmed_by = coalesce(excluded.confirmed_by, ${sql.table(table)}.confirmed_by),
-          source_detail = coalesce(excluded.source_detail, ${sql.table(table)}.source_detail)`.execute(db);
-    },
+    apply: (db) => applyFigureStage(db, stage, table),
     exportRows: (db) => exportFigures(db, table),
   };
 }

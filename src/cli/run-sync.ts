@@ -5,7 +5,7 @@ import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, type EsefSyncSummary, syncEsef } from '../ingest/sync/esef-sync.js';
 import { DEFAULT_RETRY_POLICY } from '../ingest/sync/retry-policy.js';
 import { SEC_HOSTS, SEC_REQUESTS_PER_SECOND, type SecFilers, type SecSyncSummary, syncSec } from '../ingest/sync/sec-sync.js';
-import { withSyncRun } from '../ingest/sync/sync-run.js';
+import { type SourceSyncOptions, withSyncRun } from '../ingest/sync/sync-run.js';
 
 export { SyncBusyError } from '../ingest/sync/sync-run.js';
 
@@ -23,30 +23,30 @@ export function checkSecUserAgent(userAgent: string | undefined): string {
   return userAgent;
 }
 
-/** `bin/corpdata sync sec` (DESIGN §15), with the settings of `config`. */
-export async function runSecSync(
+/**
+ * A sync of one source with the settings of `config`: the run (lock, fetcher, download folder)
+ * at the source's pace and as whom it asks, and what every source's sync is given.
+ */
+function runSync<T>(
   db: Kysely<Database>,
   config: Config,
-  options: { filers: SecFilers; dryRun: boolean; refetch: boolean; specs: readonly FigureSpec[] },
-): Promise<SecSyncSummary> {
+  source: { userAgent: string; requestsPerSecond: number },
+  options: { dryRun: boolean; specs: readonly FigureSpec[] },
+  sync: (common: SourceSyncOptions) => Promise<T>,
+): Promise<T> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const base = config.sync.secBaseUrl;
   return withSyncRun(
     db,
     {
-      userAgent: checkSecUserAgent(config.sync.secUserAgent),
-      requestsPerSecond: SEC_REQUESTS_PER_SECOND,
+      ...source,
       retry: { ...DEFAULT_RETRY_POLICY, baseMs: config.sync.retryBaseMs },
       maxBytes: config.ingest.maxJsonBytes,
       dryRun: options.dryRun,
       log,
     },
     ({ fetcher, workDir, lock }) =>
-      syncSec(db, {
-        filers: options.filers,
+      sync({
         dryRun: options.dryRun,
-        refetch: options.refetch,
-        bases: base === undefined ? SEC_HOSTS : { www: base, data: base },
         fetcher,
         batchSize: config.sync.batchSize,
         limits: config.ingest,
@@ -59,8 +59,26 @@ export async function runSecSync(
   );
 }
 
+/** `bin/corpdata sync sec` (DESIGN §15), with the settings of `config`. */
+export function runSecSync(
+  db: Kysely<Database>,
+  config: Config,
+  options: { filers: SecFilers; dryRun: boolean; refetch: boolean; specs: readonly FigureSpec[] },
+): Promise<SecSyncSummary> {
+  const base = config.sync.secBaseUrl;
+  const source = { userAgent: checkSecUserAgent(config.sync.secUserAgent), requestsPerSecond: SEC_REQUESTS_PER_SECOND };
+  return runSync(db, config, source, options, (common) =>
+    syncSec(db, {
+      ...common,
+      filers: options.filers,
+      refetch: options.refetch,
+      bases: base === undefined ? SEC_HOSTS : { www: base, data: base },
+    }),
+  );
+}
+
 /** `bin/corpdata sync esef` (DESIGN §15), with the settings of `config`. */
-export async function runEsefSync(
+export function runEsefSync(
   db: Kysely<Database>,
   config: Config,
   options: {
@@ -71,28 +89,14 @@ export async function runEsefSync(
     specs: readonly FigureSpec[];
   },
 ): Promise<EsefSyncSummary> {
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  return withSyncRun(
-    db,
-    {
-      userAgent: config.sync.esefUserAgent,
-      requestsPerSecond: ESEF_REQUESTS_PER_SECOND,
-      retry: { ...DEFAULT_RETRY_POLICY, baseMs: config.sync.retryBaseMs },
-      maxBytes: config.ingest.maxJsonBytes,
-      dryRun: options.dryRun,
-      log,
-    },
-    ({ fetcher, workDir, lock }) =>
-      syncEsef(db, {
-        ...options,
-        base: config.sync.esefBaseUrl ?? ESEF_HOST,
-        fetcher,
-        batchSize: config.sync.batchSize,
-        limits: config.ingest,
-        workDir,
-        lock,
-        now: () => new Date(),
-        log,
-      }),
+  const source = { userAgent: config.sync.esefUserAgent, requestsPerSecond: ESEF_REQUESTS_PER_SECOND };
+  return runSync(db, config, source, options, (common) =>
+    syncEsef(db, {
+      ...common,
+      countries: options.countries,
+      since: options.since,
+      refetch: options.refetch,
+      base: config.sync.esefBaseUrl ?? ESEF_HOST,
+    }),
   );
 }

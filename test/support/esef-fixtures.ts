@@ -26,6 +26,7 @@ export interface ListedReport {
   json_url: string;
   viewer_url: string;
   report_url: string;
+  package_url?: string;
   /** The fixture file holding the report (absent for a report made by a test). */
   fixture?: string;
 }
@@ -52,6 +53,7 @@ export function spanishIndexPage(reports: readonly ListedReport[] = spanishListi
         json_url: f.json_url,
         viewer_url: f.viewer_url,
         report_url: f.report_url,
+        ...(f.package_url === undefined ? {} : { package_url: f.package_url }),
       },
       relationships: { entity: { data: { type: 'entity', id: `e-${f.lei}` } } },
     })),

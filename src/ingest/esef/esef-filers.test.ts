@@ -3,34 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spanishIndexPage } from '../../../test/support/esef-fixtures.js';
 import { DEFAULT_INGEST_LIMITS } from '../../config.js';
 import type { EsefFilingTable } from '../../db/schema.js';
 import { type EsefReadCounts, esefIndexLookup, readEsefFilers } from './esef-filers.js';
-import { FILINGS_XBRL_ORG } from './read-index.js';
+import { esefFilingRow } from './ingest-index.js';
+import { readEsefIndexPage } from './read-index.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/esef/xbrl-json/', import.meta.url));
 const SPANISH = join(FIXTURES, 'spanish-financials-etl');
 const KAINOS = join(FIXTURES, 'isw-company-similarity', 'kainos_2022.json');
 const CONCEPTS = ['ifrs-full:Revenue', 'ifrs-full:RevenueFromContractsWithCustomers'];
 
-/** The index rows of the Spanish reports, from their author's record of filings.xbrl.org's index. */
-function spanishIndex(): EsefFilingTable[] {
-  const listed = JSON.parse(readFileSync(join(SPANISH, 'metadata', 'filings.json'), 'utf8')) as Array<Record<string, string>>;
-  const url = (path: string | undefined) => (path === undefined ? null : `${FILINGS_XBRL_ORG}${path}`);
-  return listed.map((f) => ({
-    fxo_id: f.fxo_id ?? '',
-    filing_id: String(f.filing_id),
-    country: 'ES',
-    lei: f.lei ?? null,
-    entity_name: f.entity_name ?? null,
-    period_end: f.period_end ?? '',
-    date_added: `${f.date_added}Z`,
-    processed: null,
-    report_url: url(f.report_url),
-    viewer_url: url(f.viewer_url),
-    json_url: url(f.json_url),
-    package_url: url(f.package_url),
-  }));
+/** The index rows of the Spanish reports: their index page read as `ingest esef-index` reads it. */
+async function spanishIndex(): Promise<EsefFilingTable[]> {
+  const body = Buffer.from(JSON.stringify(spanishIndexPage()));
+  const page = await readEsefIndexPage((async function* () {
+    yield body;
+  })(), 'es-page.json');
+  return page.entries.map(esefFilingRow);
 }
 
 describe('ESEF reports as filers and their filings', () => {
@@ -41,7 +32,7 @@ describe('ESEF reports as filers and their filings', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("identifies each report by the index's fxo_id, dated when the index added it, linked to its viewer", async () => {
-    const filers = await readEsefFilers([SPANISH], DEFAULT_INGEST_LIMITS, CONCEPTS, esefIndexLookup(spanishIndex()));
+    const filers = await readEsefFilers([SPANISH], DEFAULT_INGEST_LIMITS, CONCEPTS, esefIndexLookup(await spanishIndex()));
     expect(filers.map((f) => [f.lei, f.name, f.country, f.filings.length])).toEqual([
       ['959800GZESQUFLUH5402', 'AMPER, S.A.', 'ES', 1],
       ['VWMYAEQSTOPNV0SUGU82', 'BANKINTER SOCIEDAD ANONIMA', 'ES', 1],
@@ -70,7 +61,7 @@ describe('ESEF reports as filers and their filings', () => {
   });
 
   it('keys a report the index does not list by LEI, period end and language, undated and unlinked', async () => {
-    const [kainos] = await readEsefFilers([KAINOS], DEFAULT_INGEST_LIMITS, CONCEPTS, esefIndexLookup(spanishIndex()));
+    const [kainos] = await readEsefFilers([KAINOS], DEFAULT_INGEST_LIMITS, CONCEPTS, esefIndexLookup(await spanishIndex()));
     expect(kainos).toMatchObject({ lei: '213800H2PQMIF3OVZY47', name: 'Kainos Group plc', country: null });
     expect(kainos?.filings[0]).toMatchObject({
       key: '213800H2PQMIF3OVZY47-2022-03-31-en',
@@ -129,8 +120,8 @@ describe('ESEF reports as filers and their filings', () => {
     ]);
   });
 
-  it("finds a report by the index's JSON file name first, and a refiled report's latest listing by LEI and period end", () => {
-    const rows = spanishIndex();
+  it("finds a report by the index's JSON file name first, and a refiled report's latest listing by LEI and period end", async () => {
+    const rows = await spanishIndex();
     const endesa = rows.find((r) => r.lei === '549300LHK07F2CHV4X31') as EsefFilingTable;
     const refiled = {
       ...endesa,

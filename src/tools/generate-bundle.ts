@@ -6,17 +6,10 @@
  * Prints one JSON object with the row counts on stdout, like the commands of bin/corpdata.
  */
 import { parseArgs } from 'node:util';
+import { countOption } from './count-option.js';
 import { writeSyntheticBundle } from './synthetic-bundle.js';
 
 const USAGE = 'usage: node dist/tools/generate-bundle.js OUT_DIR --companies N --points N [--seed N]';
-
-function count(name: string, value: string | undefined, fallback?: number): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (value === undefined || !/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new Error(`--${name} must be a whole number\n${USAGE}`);
-  }
-  return Number(value);
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -25,12 +18,12 @@ async function main(): Promise<void> {
   });
   const [dir, ...rest] = positionals;
   if (dir === undefined || rest.length > 0) throw new Error(USAGE);
-  const companies = count('companies', values.companies);
+  const companies = countOption('companies', values.companies, USAGE, { min: 0 });
   if (companies < 1) throw new Error('--companies must be at least 1');
   const summary = await writeSyntheticBundle(dir, {
     companies,
-    points: count('points', values.points),
-    seed: count('seed', values.seed, 1),
+    points: countOption('points', values.points, USAGE, { min: 0 }),
+    seed: countOption('seed', values.seed, USAGE, { min: 0, fallback: 1 }),
   });
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

@@ -10,17 +10,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { countOption } from './count-option.js';
 import { syntheticTickers, writeSyntheticCompanyFacts } from './synthetic-companyfacts.js';
 
 const USAGE = 'usage: node dist/tools/generate-companyfacts.js OUT_DIR --filers N [--seed N] [--years N]';
-
-function count(name: string, value: string | undefined, fallback?: number): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (value === undefined || !/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new Error(`--${name} must be a whole number ≥ 1\n${USAGE}`);
-  }
-  return Number(value);
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -29,13 +22,13 @@ async function main(): Promise<void> {
   });
   const [dir, ...rest] = positionals;
   if (dir === undefined || rest.length > 0) throw new Error(USAGE);
-  const filers = count('filers', values.filers);
+  const filers = countOption('filers', values.filers, USAGE);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'company_tickers_exchange.json'), syntheticTickers(filers));
   const summary = await writeSyntheticCompanyFacts(join(dir, 'companyfacts.zip'), {
     filers,
-    seed: count('seed', values.seed, 1),
-    years: count('years', values.years, 10),
+    seed: countOption('seed', values.seed, USAGE, { fallback: 1 }),
+    years: countOption('years', values.years, USAGE, { fallback: 10 }),
   });
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

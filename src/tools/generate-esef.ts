@@ -8,17 +8,10 @@
  * Prints one JSON object of counts on stdout.
  */
 import { parseArgs } from 'node:util';
+import { countOption } from './count-option.js';
 import { writeSyntheticEsef } from './synthetic-esef.js';
 
 const USAGE = 'usage: node dist/tools/generate-esef.js OUT_DIR --reports N [--seed N]';
-
-function count(name: string, value: string | undefined, fallback?: number): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (value === undefined || !/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new Error(`--${name} must be a whole number ≥ 1\n${USAGE}`);
-  }
-  return Number(value);
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -28,8 +21,8 @@ async function main(): Promise<void> {
   const [dir, ...rest] = positionals;
   if (dir === undefined || rest.length > 0) throw new Error(USAGE);
   const summary = await writeSyntheticEsef(dir, {
-    reports: count('reports', values.reports),
-    seed: count('seed', values.seed, 1),
+    reports: countOption('reports', values.reports, USAGE),
+    seed: countOption('seed', values.seed, USAGE, { fallback: 1 }),
   });
   process.stdout.write(`${JSON.stringify(summary)}\n`);
 }

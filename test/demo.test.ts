@@ -17,6 +17,24 @@ interface RevenueRecord {
   original_ccy: string;
 }
 
+/** Every migration, in order: what `migrate` applies to a new database. */
+const MIGRATIONS = [
+  '001-initial',
+  '002-sec-filings',
+  '003-datasets',
+  '004-ledger-rowid',
+  '005-charge-function',
+  '006-charge-all',
+  '007-document-kind',
+  '008-filing-main-document',
+  '009-ledger-detail',
+  '010-document-source',
+  '011-esef-index',
+  '012-sync-state',
+  '013-net-income',
+  '014-figure-source-detail',
+];
+
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {
   let t: TestApp;
   let caller: TestAccount;
@@ -179,22 +197,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
     const seeded = await createTestDatabase(dialect);
     const first = await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url });
     expect(first.json()).toEqual({
-      migrated: [
-        '001-initial',
-        '002-sec-filings',
-        '003-datasets',
-        '004-ledger-rowid',
-        '005-charge-function',
-        '006-charge-all',
-        '007-document-kind',
-        '008-filing-main-document',
-        '009-ledger-detail',
-        '010-document-source',
-        '011-esef-index',
-        '012-sync-state',
-        '013-net-income',
-        '014-figure-source-detail',
-      ],
+      migrated: MIGRATIONS,
       seeded: 'demo',
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: seeded.url })).json()).toEqual({ migrated: [], seeded: null });
@@ -202,22 +205,7 @@ describe.each(dialects())('seeding a fresh database (%s)', (dialect) => {
 
     const empty = await createTestDatabase(dialect);
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'off' })).json()).toEqual({
-      migrated: [
-        '001-initial',
-        '002-sec-filings',
-        '003-datasets',
-        '004-ledger-rowid',
-        '005-charge-function',
-        '006-charge-all',
-        '007-document-kind',
-        '008-filing-main-document',
-        '009-ledger-detail',
-        '010-document-source',
-        '011-esef-index',
-        '012-sync-state',
-        '013-net-income',
-        '014-figure-source-detail',
-      ],
+      migrated: MIGRATIONS,
       seeded: null,
     });
     expect((await corpdata(['migrate'], { CORPDATA_DATABASE: empty.url, CORPDATA_DEMO: 'on' })).json()).toEqual({

@@ -18,9 +18,12 @@ const CONCEPTS = ['ifrs-full:Revenue', 'ifrs-full:RevenueFromContractsWithCustom
 /** The index rows of the Spanish reports: their index page read as `ingest esef-index` reads it. */
 async function spanishIndex(): Promise<EsefFilingTable[]> {
   const body = Buffer.from(JSON.stringify(spanishIndexPage()));
-  const page = await readEsefIndexPage((async function* () {
-    yield body;
-  })(), 'es-page.json');
+  const page = await readEsefIndexPage(
+    (async function* () {
+      yield body;
+    })(),
+    'es-page.json',
+  );
   return page.entries.map(esefFilingRow);
 }
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { FIRST_YEAR } from '../http/routes/history.js';
 import { importBundle } from '../ingest/bundle/import-bundle.js';
 import { pgbenchDebit } from './pgbench.js';
 import { benchSearch } from './search-bench.js';
+import type { ServePairReady } from './serve-pair.js';
 import { startThrowawayPostgres } from './throwaway-postgres.js';
 
 /**
@@ -169,10 +170,35 @@ async function compareRateLimit(appPort: number, limitedPort: number, path: stri
   );
 }
 
+/**
+ * Starts a serve-pair process (serve-pair.ts) and waits for its ports; rejected if it exits first
+ * (a server that cannot start must fail the benchmark, not hang it).
+ */
+function startServePair(env: NodeJS.ProcessEnv, nodeArgs: readonly string[]): Promise<ServePairReady & { child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
+      env,
+      stdio: SERVE_PAIR_STDIO,
+    });
+    const exited = (code: number | null) => reject(new Error(`bench server exited with ${code}`));
+    child.once('exit', exited);
+    child.once('message', (ready: ServePairReady) => {
+      child.off('exit', exited);
+      resolve({ ...ready, child });
+    });
+  });
+}
+
+/** Stops a serve-pair process and waits for its exit. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exit;
+}
+
 async function measure(label: string, databaseUrl: string): Promise<void> {
   const { path, key } = await prepare(databaseUrl);
-  const appPort = 41000 + Math.floor(Math.random() * 1000);
-  const barePort = appPort + 1000;
   const env = {
     ...process.env,
     CORPDATA_DATABASE: databaseUrl,
@@ -184,52 +210,37 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
   // Buy the company-period once, so the benchmark measures the repeat (1 credit) path.
-  const first = await new Promise<{
-    bytes: number;
-    searchBytes: number;
-    mockBytes: number;
-    headers: Record<string, string>;
-    searchHeaders: Record<string, string>;
-    mockHeaders: Record<string, string>;
-    child: ReturnType<typeof spawn>;
-  }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
-      env: { ...env, BENCH_APP_PORT: String(appPort), BENCH_BARE_PORT: String(barePort), BENCH_BODY_BYTES: '0' },
-      stdio: SERVE_PAIR_STDIO,
-    });
-    child.once('message', async () => {
-      const call = (target: string) =>
-        fetch(`http://127.0.0.1:${appPort}${target}`, { headers: { authorization: `Bearer ${key}` } });
+  const first = await (async () => {
+    const server = await startServePair({ ...env, BENCH_BODY_BYTES: '0' }, PROFILE_ARGS);
+    try {
+      const call = (target: string, token = key) =>
+        fetch(`http://127.0.0.1:${server.appPort}${target}`, { headers: { authorization: `Bearer ${token}` } });
       const bought = await call(path);
       const boughtText = await bought.text();
-      if (bought.status !== 200) return reject(new Error(`target answered ${bought.status}: ${boughtText}`));
+      if (bought.status !== 200) throw new Error(`target answered ${bought.status}: ${boughtText}`);
       // The repeat is what is measured: its headers (a cost of 1) are the ones the bare route copies.
       const res = await call(path);
       const search = await call(SEARCH_PATH);
-      if (search.status !== 200) reject(new Error(`search answered ${search.status}`));
-      const mock = await fetch(`http://127.0.0.1:${appPort}${path}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
-      if (mock.status !== 200) reject(new Error(`test-token call answered ${mock.status}`));
-      resolve({
+      if (search.status !== 200) throw new Error(`search answered ${search.status}`);
+      const mock = await call(path, TEST_TOKEN);
+      if (mock.status !== 200) throw new Error(`test-token call answered ${mock.status}`);
+      return {
         bytes: Buffer.byteLength(await res.text()),
         searchBytes: Buffer.byteLength(await search.text()),
         mockBytes: Buffer.byteLength(await mock.text()),
         headers: appHeaders(res.headers),
         searchHeaders: appHeaders(search.headers),
         mockHeaders: appHeaders(mock.headers),
-        child,
-      });
-    });
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  first.child.kill('SIGTERM');
-  await new Promise((r) => first.child.once('exit', r));
+      };
+    } finally {
+      await stopServer(server.child);
+    }
+  })();
   const compare = RATE_LIMIT === undefined ? {} : { BENCH_SECOND_RATE_LIMIT: RATE_LIMIT };
-  const child = spawn(process.execPath, [...PROFILE_ARGS, fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
-    env: {
+  const { child, appPort, barePort } = await startServePair(
+    {
       ...env,
       ...compare,
-      BENCH_APP_PORT: String(appPort),
-      BENCH_BARE_PORT: String(barePort),
       BENCH_BODY_BYTES: String(first.bytes),
       BENCH_SEARCH_BYTES: String(first.searchBytes),
       BENCH_BODY_HEADERS: JSON.stringify(first.headers),
@@ -237,10 +248,10 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
       BENCH_MOCK_BYTES: String(first.mockBytes),
       BENCH_MOCK_HEADERS: JSON.stringify(first.mockHeaders),
     },
-    stdio: SERVE_PAIR_STDIO,
-  });
-  await new Promise((r) => child.once('message', r));
-  const others: ReturnType<typeof spawn>[] = [];
+    PROFILE_ARGS,
+  );
+  const others: ChildProcess[] = [];
+  const otherPorts: number[] = [];
   try {
     await cannon(`http://127.0.0.1:${appPort}${path}`, key); // warm-up
     if (RATE_LIMIT !== undefined) {
@@ -299,15 +310,12 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     // More instances of the app on the same database, the same account and key; each asked by
     // CONNECTIONS connections at once, against the first instance alone, alternated.
     for (let i = 1; i < INSTANCES; i++) {
-      const other = spawn(process.execPath, [fileURLToPath(new URL('./serve-pair.js', import.meta.url))], {
-        env: { ...env, BENCH_APP_PORT: String(appPort + 2 * i), BENCH_BARE_PORT: String(barePort + 2 * i) },
-        stdio: SERVE_PAIR_STDIO,
-      });
-      others.push(other);
-      await new Promise((r) => other.once('message', r));
-      await cannon(`http://127.0.0.1:${appPort + 2 * i}${path}`, key); // warm-up
+      const other = await startServePair(env, []);
+      others.push(other.child);
+      otherPorts.push(other.appPort);
+      await cannon(`http://127.0.0.1:${other.appPort}${path}`, key); // warm-up
     }
-    const ports = [appPort, ...others.map((_, i) => appPort + 2 * (i + 1))];
+    const ports = [appPort, ...otherPorts];
     const alone: number[] = [];
     const together: number[] = [];
     const idle = { alone: [] as number[], together: [] as number[] };
@@ -326,10 +334,7 @@ async function measure(label: string, databaseUrl: string): Promise<void> {
     );
     await debit();
   } finally {
-    for (const c of [child, ...others]) {
-      c.kill('SIGTERM');
-      await new Promise((r) => c.once('exit', r));
-    }
+    for (const c of [child, ...others]) await stopServer(c);
   }
 }
 

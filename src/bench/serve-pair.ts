@@ -9,6 +9,18 @@ import { connect } from '../db/connect.js';
  * answer, a search answer, a test-token answer: the same headers and bodies of the same sizes); or, with
  * BENCH_SECOND_RATE_LIMIT set, a second full app whose only difference is that rate limit.
  */
+/** What a serve-pair process sends its parent once both servers listen. */
+export interface ServePairReady {
+  appPort: number;
+  barePort: number;
+}
+
+function portOf(server: FastifyInstance): number {
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server has no TCP port');
+  return address.port;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   // As `serve` does: on SQLite, the write-ahead log is checkpointed on a worker thread.
@@ -16,7 +28,9 @@ async function main(): Promise<void> {
   // The app logs as in service: to standard output (which the benchmark points at /dev/null), at
   // LOG_LEVEL (info by default).
   const app = await buildApp({ config, db });
-  await app.listen({ port: Number(process.env.BENCH_APP_PORT), host: '127.0.0.1' });
+  // Port 0: the system picks a free port (a fixed one may be an outgoing connection's); the ports
+  // are reported with the ready message.
+  await app.listen({ port: 0, host: '127.0.0.1' });
   let second: FastifyInstance;
   const secondLimit = process.env.BENCH_SECOND_RATE_LIMIT;
   if (secondLimit !== undefined) {
@@ -40,8 +54,9 @@ async function main(): Promise<void> {
       reply.headers(mockHeaders).type('application/json; charset=utf-8').send(mockBody),
     );
   }
-  await second.listen({ port: Number(process.env.BENCH_BARE_PORT), host: '127.0.0.1' });
-  process.send?.('ready');
+  await second.listen({ port: 0, host: '127.0.0.1' });
+  const ready: ServePairReady = { appPort: portOf(app), barePort: portOf(second) };
+  process.send?.(ready);
   process.on('SIGTERM', () => {
     Promise.all([app.close(), second.close()])
       .then(() => db.close())

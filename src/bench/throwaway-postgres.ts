@@ -37,7 +37,8 @@ export function startThrowawayPostgres(options: { durable?: boolean } = {}): Thr
     execFileSync(file, argv, { stdio: 'pipe' });
   };
   const data = join(dir, 'data');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Below Linux's default range of outgoing ports (32768–60999), which the benchmark's own connections use.
+  const port = 20000 + Math.floor(Math.random() * 12000);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const durability = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=300`;

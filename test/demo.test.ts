@@ -33,6 +33,7 @@ const MIGRATIONS = [
   '012-sync-state',
   '013-net-income',
   '014-figure-source-detail',
+  '015-charge-generic-plans',
 ];
 
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {

@@ -15,6 +15,7 @@ import * as esefIndex from './migrations/011-esef-index.js';
 import * as syncState from './migrations/012-sync-state.js';
 import * as netIncome from './migrations/013-net-income.js';
 import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
+import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -37,6 +38,7 @@ function provider(db: Db): MigrationProvider {
       '012-sync-state': bind(syncState),
       '013-net-income': bind(netIncome),
       '014-figure-source-detail': bind(figureSourceDetail),
+      '015-charge-generic-plans': bind(chargeGenericPlans),
     }),
   };
 }

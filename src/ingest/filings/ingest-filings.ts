@@ -47,8 +47,8 @@ export interface FilingsSummary {
   renormalized: number;
 }
 
-/** A summary of nothing ingested: what a sync's counts start from before it adds each ingest's. */
-export function zeroFilingsSummary(): FilingsSummary {
+/** Nothing counted yet, with a zero entry for each of `specs`' datasets: where an ingest's counts start. */
+function zeroCounts(specs: readonly FigureSpec[]): Omit<FilingsSummary, 'renormalized'> {
   return {
     filers: 0,
     companies_matched: 0,
@@ -58,9 +58,13 @@ export function zeroFilingsSummary(): FilingsSummary {
     data_points: 0,
     restatements: 0,
     skipped: {},
-    renormalized: 0,
-    datasets: {},
+    datasets: Object.fromEntries(specs.map((s) => [s.name, { facts: 0, data_points: 0, restatements: 0, skipped: {} }])),
   };
+}
+
+/** A summary of nothing ingested: what a sync's counts start from before it adds each ingest's. */
+export function zeroFilingsSummary(): FilingsSummary {
+  return { ...zeroCounts([]), renormalized: 0 };
 }
 
 export interface IngestOptions {
@@ -113,17 +117,7 @@ async function stageFilers(
   options: IngestOptions,
 ): Promise<{ issues: []; result: Omit<FilingsSummary, 'renormalized'> }> {
   const { conn, source, specs } = run;
-  const summary: Omit<FilingsSummary, 'renormalized'> = {
-    filers: 0,
-    companies_matched: 0,
-    companies_added: 0,
-    facts: 0,
-    documents: 0,
-    data_points: 0,
-    restatements: 0,
-    skipped: {},
-    datasets: Object.fromEntries(specs.map((s) => [s.name, { facts: 0, data_points: 0, restatements: 0, skipped: {} }])),
-  };
+  const summary = zeroCounts(specs);
   const skipper =
     (counts: FigureCounts) =>
     (reason: SkipReason, n = 1) => {

@@ -52,6 +52,8 @@ const withColumns =
   };
 
 const ALPHA = '00000000-0000-4000-8000-000000000001';
+/** documents.csv's optional columns, in the order export writes them. */
+const DOCUMENT_OPTIONAL = ['form', 'accession', 'kind', 'main_document_url', 'source', 'source_key'];
 const DOC1 = '10000000-0000-4000-8000-000000000001';
 const UNKNOWN = '99999999-9999-4999-8999-999999999999';
 
@@ -233,6 +235,61 @@ const CASES: Array<[string, Edit, string[]]> = [
       replace('documents.csv', /2022,processed,,,$/m, '2022,processed,,,annual'),
     ),
     ['documents.csv:2: kind "annual" must be financial or sustainability'],
+  ],
+  [
+    'document source without its key',
+    withColumns(
+      'documents.csv',
+      DOCUMENT_OPTIONAL,
+      replace('documents.csv', /2022,processed,,,,,,$/m, '2022,processed,,,,,esef,'),
+    ),
+    ['documents.csv:2: source and source_key go together: give both or neither'],
+  ],
+  [
+    'source name not a name',
+    withColumns(
+      'documents.csv',
+      DOCUMENT_OPTIONAL,
+      replace('documents.csv', /2022,processed,,,,,,$/m, '2022,processed,,,,,ESEF!,AR-2022'),
+    ),
+    ['documents.csv:2: source "ESEF!" is not a source name (sec, esef, bundle…: lowercase letters, digits and hyphens)'],
+  ],
+  [
+    'SEC document keyed by other than its accession number',
+    withColumns(
+      'documents.csv',
+      DOCUMENT_OPTIONAL,
+      replace('documents.csv', /2022,processed,,,,,,$/m, '2022,processed,10-K,0000320193-23-000106,,,sec,0000320193-23-000107'),
+    ),
+    [
+      'documents.csv:2: source_key "0000320193-23-000107" of an sec document must be its accession number, given in the accession column too',
+    ],
+  ],
+  [
+    'document with an accession number from a source other than SEC',
+    withColumns(
+      'documents.csv',
+      DOCUMENT_OPTIONAL,
+      replace('documents.csv', /2022,processed,,,,,,$/m, '2022,processed,10-K,0000320193-23-000106,,,esef,AR-2022'),
+    ),
+    ['documents.csv:2: a document with an accession number comes from source sec, not "esef"'],
+  ],
+  [
+    'bundle document keyed by another document_id',
+    withColumns(
+      'documents.csv',
+      DOCUMENT_OPTIONAL,
+      replace('documents.csv', /2022,processed,,,,,,$/m, `2022,processed,,,,,bundle,${UNKNOWN}`),
+    ),
+    [`documents.csv:2: source_key "${UNKNOWN}" of a bundle document must be its document_id`],
+  ],
+  [
+    "two documents under one source's key",
+    withColumns('documents.csv', DOCUMENT_OPTIONAL, (dir) => {
+      replace('documents.csv', /2022,processed,,,,,,$/m, '2022,processed,,,,,esef,AR-2022')(dir);
+      replace('documents.csv', /2023,processed,,,,,,$/m, '2023,processed,,,,,esef,AR-2022')(dir);
+    }),
+    ["documents.csv:3: source esef key AR-2022 is another document's"],
   ],
   [
     'candidate concepts not written concept=value',

@@ -15,14 +15,14 @@ export type BundleFile = keyof typeof BUNDLE_FILES;
 /**
  * Columns a file may carry after its own (DESIGN §5, §10.8): a company's SEC CIK, a filing's form,
  * accession number and main document (`ingest sec-submissions`), a document's kind (`financial`,
- * the default, or `sustainability`). Bundles written before lack them and still import; export
+ * the default, or `sustainability`), and its source and that source's key (DESIGN §15). Bundles written before lack them and still import; export
  * always writes them.
  */
 export const OPTIONAL_COLUMNS: Readonly<Record<BundleFile, readonly string[]>> = {
   'fx_rates.csv': [],
   'companies.csv': ['cik'],
   'listings.csv': [],
-  'documents.csv': ['form', 'accession', 'kind', 'main_document_url'],
+  'documents.csv': ['form', 'accession', 'kind', 'main_document_url', 'source', 'source_key'],
 };
 
 /** Every column export writes for a file: its own, then the optional ones. */

@@ -132,6 +132,8 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
       d.accession,
       d.kind,
       d.main_document_url,
+      d.source,
+      d.source_key,
     ]);
     summary.documents++;
   }

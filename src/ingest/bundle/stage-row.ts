@@ -55,6 +55,8 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
           r.accession,
           r.kind,
           r.mainDocumentUrl,
+          r.source,
+          r.sourceKey,
         ],
       };
     }

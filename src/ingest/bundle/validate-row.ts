@@ -139,6 +139,51 @@ export interface DocumentRow {
   kind: DocumentKind;
   /** A filing's main document (its primary HTML), beside the filing index of `sourceUrl`. */
   mainDocumentUrl: string | null;
+  /**
+   * Where the document came from and that source's key for it (DESIGN §15), as export writes them;
+   * both null when the bundle leaves them out (the database then keeps or derives them).
+   */
+  source: string | null;
+  sourceKey: string | null;
+}
+
+/** The longest source key a bundle may give (an ESEF `fxo_id` is some 40 characters). */
+const SOURCE_KEY_MAX_LENGTH = 200;
+/** A source's name as the sources store it (`sec`, `esef`, `bundle`): open, as new sources are one line each. */
+const SOURCE_NAME_RE = /^[a-z][a-z0-9-]{0,39}$/;
+
+/**
+ * A document's source and key: both or neither; an SEC filing's key is its accession number (the
+ * row's accession column), a bundle document's its document_id.
+ */
+function sourceIdentity(
+  m: Messages,
+  v: Record<string, string>,
+  documentId: string,
+  accession: string | null,
+): { source: string | null; sourceKey: string | null } {
+  const source = optional(v.source ?? '');
+  const sourceKey = optional(v.source_key ?? '');
+  if (source === null && sourceKey === null) return { source: null, sourceKey: null };
+  if (source === null || sourceKey === null) {
+    m.add(`source and source_key go together: give both or neither`);
+    return { source: null, sourceKey: null };
+  }
+  if (!SOURCE_NAME_RE.test(source)) {
+    m.add(`source "${source}" is not a source name (sec, esef, bundle…: lowercase letters, digits and hyphens)`);
+  } else if (sourceKey.length > SOURCE_KEY_MAX_LENGTH) {
+    m.add(`source_key is longer than ${SOURCE_KEY_MAX_LENGTH} characters`);
+  } else if (source === 'sec' ? sourceKey !== accession : accession !== null) {
+    // The database keeps an SEC filing's accession number beside its key, and only for SEC filings.
+    m.add(
+      source === 'sec'
+        ? `source_key "${sourceKey}" of an sec document must be its accession number, given in the accession column too`
+        : `a document with an accession number comes from source sec, not "${source}"`,
+    );
+  } else if (source === 'bundle' && sourceKey !== documentId) {
+    m.add(`source_key "${sourceKey}" of a bundle document must be its document_id`);
+  }
+  return { source, sourceKey };
 }
 
 /** Days in a month of the proleptic Gregorian calendar. */
@@ -191,6 +236,7 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
   if (accession !== null && !ACCESSION_RE.test(accession)) {
     m.add(`accession "${accession}" is not an accession number (0000000000-00-000000)`);
   }
+  const { source, sourceKey } = sourceIdentity(m, v, documentId, accession);
   return m.result({
     documentId,
     companyId,
@@ -203,6 +249,8 @@ export function checkDocument(v: Record<string, string>): Checked<DocumentRow> {
     accession,
     kind,
     mainDocumentUrl,
+    source,
+    sourceKey,
   });
 }
 

@@ -25,12 +25,14 @@ export async function applyStage(db: StageDb): Promise<void> {
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)
         select company_id, ticker, mic_code, isin, 0, (select coalesce(max(added_seq), 0) from listings) + 1000000000 + line from stage_listings where true
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin`,
-    // A new document's source is SEC when it names an accession, else the bundle (DESIGN §15); a
-    // filings ingest then sets its own source and key. A known document keeps the source it has.
+    // A new document's source is the one its row names (an export's, a filings ingest's), else SEC
+    // when it names an accession, else the bundle (DESIGN §15). A known document keeps the source it
+    // has unless its row names one (the statement after this).
     sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,
           source, source_key)
         select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,
-          case when accession is not null then 'sec' else 'bundle' end, coalesce(accession, document_id) from stage_documents where true
+          coalesce(source, case when accession is not null then 'sec' else 'bundle' end), coalesce(source_key, accession, document_id)
+        from stage_documents where true
         on conflict (document_id) do update set company_id = excluded.company_id, title = excluded.title,
           source_url = excluded.source_url, published_on = excluded.published_on,
           reporting_period = excluded.reporting_period, status = excluded.status, kind = excluded.kind,
@@ -38,6 +40,10 @@ export async function applyStage(db: StageDb): Promise<void> {
           main_document_url = coalesce(excluded.main_document_url, documents.main_document_url),
           source = case when documents.source = 'bundle' and excluded.accession is not null then 'sec' else documents.source end,
           source_key = case when documents.source = 'bundle' and excluded.accession is not null then excluded.accession else documents.source_key end`,
+    sql`update documents set
+          source = (select s.source from stage_documents s where s.document_id = documents.document_id),
+          source_key = (select s.source_key from stage_documents s where s.document_id = documents.document_id)
+        where document_id in (select document_id from stage_documents where source is not null)`,
   ];
   for (const s of statements) await s.execute(db);
 }

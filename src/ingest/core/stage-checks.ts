@@ -150,6 +150,17 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
         exists (select 1 from stage_documents t where t.accession = s.accession and t.line < s.line)
         or exists (select 1 from documents d where d.accession = s.accession and d.document_id <> s.document_id))`,
     ),
+  (db) =>
+    find(
+      db,
+      'documents.csv',
+      (d) => `${d} is another document's`,
+      sql<Finding>`
+      select s.line, 'source ' || s.source || ' key ' || s.source_key as detail from stage_documents s
+      where s.source is not null and (
+        exists (select 1 from stage_documents t where t.source = s.source and t.source_key = s.source_key and t.line < s.line)
+        or exists (select 1 from documents d where d.source = s.source and d.source_key = s.source_key and d.document_id <> s.document_id))`,
+    ),
   UNKNOWN_COMPANY('documents.csv', 'stage_documents'),
 ];
 

@@ -31,6 +31,9 @@ export type StageTables = {
     accession: string | null;
     kind: string;
     main_document_url: string | null;
+    /** Both null when the bundle leaves them out. */
+    source: string | null;
+    source_key: string | null;
     line: number;
   };
   /** Every rate the import converted with, from the database or the bundle: a few thousand rows at most. */
@@ -57,6 +60,8 @@ export const STAGE_COLUMNS = {
     'accession',
     'kind',
     'main_document_url',
+    'source',
+    'source_key',
     'line',
   ],
   stage_rates: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
@@ -69,7 +74,7 @@ export async function createStage(db: Kysely<Database>): Promise<StageDb> {
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
     sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
-    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, main_document_url text, line integer)`,
+    sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, main_document_url text, source text, source_key text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
   ];
   await dropStage(db);
@@ -94,6 +99,7 @@ export async function indexStage(db: StageDb): Promise<void> {
     sql`create index stage_listings_key on stage_listings (mic_code, ticker, line)`,
     sql`create index stage_listings_isin on stage_listings (isin, line)`,
     sql`create index stage_documents_key on stage_documents (document_id, line)`,
+    sql`create index stage_documents_source on stage_documents (source, source_key, line)`,
     sql`create index stage_rates_key on stage_rates (currency, year)`,
   ];
   for (const s of statements) await s.execute(db);

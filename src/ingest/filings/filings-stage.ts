@@ -4,7 +4,6 @@ import type { FigureSpec } from '../core/figure-spec.js';
 import { applyFigureStage, createFigureStage, FIGURE_STAGE_COLUMNS } from '../core/figure-stage.js';
 import type { ExtraStage } from '../core/staged-write.js';
 
-export const DOCUMENT_SOURCE_COLUMNS = ['document_id', 'source', 'source_key', 'line'] as const;
 export const COMPANY_LEI_COLUMNS = ['company_id', 'lei', 'line'] as const;
 
 /** A stage table beside the core stage, and how to write its rows. */
@@ -31,46 +30,23 @@ export function figureStage(spec: FigureSpec): FilingsStage {
 }
 
 /**
- * Each staged document's source and key (DESIGN §15), set once the core stage has written the
- * documents; and the LEIs of companies a source matched by name (DESIGN §14.1), recorded on them
- * when they have none yet.
+ * The LEIs of companies a source matched by name (DESIGN §14.1), recorded on them when they have
+ * none yet. (Each staged document's source and key travel in the core stage's documents.)
  */
-export function identityStages(): { documents: FilingsStage; leis: FilingsStage } {
-  const documents = 'stage_document_sources';
+export function leiStage(): FilingsStage {
   const leis = 'stage_company_leis';
   return {
-    documents: {
-      stageTable: documents,
-      columns: DOCUMENT_SOURCE_COLUMNS,
-      createStage: async (db) => {
-        await sql`drop table if exists ${sql.table(documents)}`.execute(db);
-        await sql`create temporary table ${sql.table(documents)} (document_id text, source text, source_key text, line integer)`.execute(
-          db,
-        );
-        // Applying looks each document up here: without the index that is a scan per document.
-        await sql`create index stage_document_sources_key on ${sql.table(documents)} (document_id)`.execute(db);
-      },
-      check: async () => [],
-      apply: async (db) => {
-        await sql`update documents set
-            source = (select s.source from stage_document_sources s where s.document_id = documents.document_id),
-            source_key = (select s.source_key from stage_document_sources s where s.document_id = documents.document_id)
-          where document_id in (select document_id from stage_document_sources)`.execute(db);
-      },
+    stageTable: leis,
+    columns: COMPANY_LEI_COLUMNS,
+    createStage: async (db) => {
+      await sql`drop table if exists ${sql.table(leis)}`.execute(db);
+      await sql`create temporary table ${sql.table(leis)} (company_id text, lei text, line integer)`.execute(db);
+      await sql`create index stage_company_leis_key on ${sql.table(leis)} (company_id)`.execute(db);
     },
-    leis: {
-      stageTable: leis,
-      columns: COMPANY_LEI_COLUMNS,
-      createStage: async (db) => {
-        await sql`drop table if exists ${sql.table(leis)}`.execute(db);
-        await sql`create temporary table ${sql.table(leis)} (company_id text, lei text, line integer)`.execute(db);
-        await sql`create index stage_company_leis_key on ${sql.table(leis)} (company_id)`.execute(db);
-      },
-      check: async () => [],
-      apply: async (db) => {
-        await sql`update companies set lei = (select s.lei from stage_company_leis s where s.company_id = companies.company_id)
+    check: async () => [],
+    apply: async (db) => {
+      await sql`update companies set lei = (select s.lei from stage_company_leis s where s.company_id = companies.company_id)
           where lei is null and company_id in (select company_id from stage_company_leis)`.execute(db);
-      },
     },
   };
 }

@@ -7,7 +7,7 @@ import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
-import { anyFiledFigure, type FilingsStage, figureStage, identityStages, storedFigureRows } from './filings-stage.js';
+import { anyFiledFigure, type FilingsStage, figureStage, leiStage, storedFigureRows } from './filings-stage.js';
 import { CompanyMatcher } from './match-company.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
@@ -90,12 +90,12 @@ export async function ingestFilings(
   options: IngestOptions = {},
 ): Promise<FilingsSummary> {
   const figureStages = specs.map(figureStage);
-  const identity = identityStages();
+  const leis = leiStage();
   return stagedWrite(
     db,
     label,
-    (stage, rates, conn) => stageFilers({ stage, conn, rates, source, specs, figureStages, identity }, filers, options),
-    { rerun: 'ingest it again', extraStages: [identity.documents, identity.leis, ...figureStages] },
+    (stage, rates, conn) => stageFilers({ stage, conn, rates, source, specs, figureStages, leis }, filers, options),
+    { rerun: 'ingest it again', extraStages: [leis, ...figureStages] },
   );
 }
 
@@ -106,7 +106,7 @@ interface Run {
   source: FilingSource;
   specs: readonly FigureSpec[];
   figureStages: readonly FilingsStage[];
-  identity: ReturnType<typeof identityStages>;
+  leis: FilingsStage;
 }
 
 const writerOf = (run: Run, s: FilingsStage) => new StageWriter(run.conn, s.stageTable, s.columns);
@@ -131,8 +131,7 @@ async function stageFilers(
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
   const matcher = new CompanyMatcher(conn);
   const documents = new StageWriter(run.stage, 'stage_documents');
-  const sources = writerOf(run, run.identity.documents);
-  const leis = writerOf(run, run.identity.leis);
+  const leis = writerOf(run, run.leis);
   const points = run.figureStages.map((s) => writerOf(run, s));
   const seen = new Set<string>();
   let line = 0;
@@ -192,9 +191,10 @@ async function stageFilers(
         doc.accession,
         'financial',
         null,
+        source.name,
+        fact.accession,
         ++line,
       ]);
-      await sources.add([doc.documentId, source.name, fact.accession, ++line]);
       return doc.documentId;
     };
     for (const [i, spec] of specs.entries()) {
@@ -219,7 +219,6 @@ async function stageFilers(
     }
   }
   await documents.flush();
-  await sources.flush();
   await leis.flush();
   for (const p of points) await p.flush();
   return { issues: [], result: summary };

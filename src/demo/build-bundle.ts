@@ -18,7 +18,7 @@ import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
 import { checkSegments } from './markets.js';
 import { Report } from './report.js';
-import { Revenues } from './revenues.js';
+import { type DemoDocument, Revenues } from './revenues.js';
 import { sourcesText } from './sources-text.js';
 
 /**
@@ -60,10 +60,13 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   }
 
   const all = companies.all();
-  type Document = { id: string; form?: string; accession?: string; mainDocumentUrl?: string | null } & Omit<
-    (typeof filed.documents)[number],
-    'form' | 'accession' | 'mainDocumentUrl'
-  >;
+  type Document = {
+    id: string;
+    form?: string;
+    accession?: string;
+    mainDocumentUrl?: string | null;
+    source?: DemoDocument['source'];
+  } & Omit<(typeof filed.documents)[number], 'form' | 'accession' | 'mainDocumentUrl'>;
   type Figure = {
     concept?: string;
     start?: string | null;
@@ -109,6 +112,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         form: undefined,
         accession: undefined,
         mainDocumentUrl: undefined,
+        source: undefined,
         kind: 'sustainability',
       })),
     ]
@@ -125,6 +129,9 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         d.accession ?? '',
         d.kind,
         d.mainDocumentUrl ?? '',
+        // As export writes it (DESIGN §15): an import keeps where each document came from.
+        d.source?.name ?? (d.accession === undefined ? 'bundle' : 'sec'),
+        d.source?.key ?? d.accession ?? d.id,
       ]),
   );
   writeCsv(

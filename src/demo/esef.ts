@@ -119,6 +119,7 @@ export async function esefFigures(
             sourceUrl: doc.sourceUrl,
             publishedOn: fact.filed,
             reportingPeriod: periods.get(fact.accession) ?? reportingPeriodOf(fact.end),
+            source: { name: source.name, key: fact.accession },
           });
         }
         return doc.documentId;

@@ -11,6 +11,8 @@ export interface DemoDocument {
   sourceUrl: string;
   publishedOn: string;
   reportingPeriod: number;
+  /** The filings source it came from and that source's key (an ESEF report's); else SEC by accession, or the bundle. */
+  source?: { name: string; key: string };
 }
 
 export interface DemoFigure {

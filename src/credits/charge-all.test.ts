@@ -1,11 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTIONS } from '../../test/support/datasets.js';
 import { dialects } from '../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { freshDatabase } from '../../test/support/test-database.js';
 import { createAccount } from '../accounts/accounts.js';
-import { connect, type Db } from '../db/connect.js';
-import { migrate } from '../db/migrate.js';
 import { Biller, type ChargeRequest } from './charge.js';
 import { ledgerSum } from './ledger.js';
 
@@ -17,17 +15,7 @@ const partArb = fc.record({
 });
 
 describe.each(dialects())('all-or-nothing charges (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-    await migrate(db);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
-  });
+  const t = freshDatabase(dialect, { migrated: true });
 
   it('charges every part as a single call would, in order, or nothing at all, for any calls and balance', async () => {
     let n = 0;
@@ -37,9 +25,9 @@ describe.each(dialects())('all-or-nothing charges (%s)', (dialect) => {
         fc.array(fc.array(partArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }),
         async (opening, calls) => {
           n += 1;
-          const biller = new Biller(db);
+          const biller = new Biller(t.db);
           const account = await createAccount(
-            db.kysely,
+            t.db.kysely,
             {
               email: `all${n}-${Date.now()}@example.com`,
               credits: opening,
@@ -82,14 +70,14 @@ describe.each(dialects())('all-or-nothing charges (%s)', (dialect) => {
               expect(result).toEqual({ ok: false, cost, balance });
             }
           }
-          expect(await ledgerSum(db.kysely, id)).toBe(balance);
-          const row = await db.kysely
+          expect(await ledgerSum(t.db.kysely, id)).toBe(balance);
+          const row = await t.db.kysely
             .selectFrom('accounts')
             .select('balance')
             .where('account_id', '=', id)
             .executeTakeFirstOrThrow();
           expect(Number(row.balance)).toBe(balance);
-          const purchases = await db.kysely
+          const purchases = await t.db.kysely
             .selectFrom('purchases')
             .select(['company_id', 'reporting_period'])
             .where('account_id', '=', id)

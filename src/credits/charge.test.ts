@@ -1,11 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTIONS } from '../../test/support/datasets.js';
 import { dialects } from '../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { freshDatabase } from '../../test/support/test-database.js';
 import { createAccount } from '../accounts/accounts.js';
-import { connect, type Db } from '../db/connect.js';
-import { migrate } from '../db/migrate.js';
 import { Biller } from './charge.js';
 import { grantCredits, ledgerSum } from './ledger.js';
 
@@ -26,17 +24,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe.each(dialects())('ledger invariants (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-    await migrate(db);
-  });
-  afterAll(async () => {
-    await db.close();
-    await database.drop();
-  });
+  const t = freshDatabase(dialect, { migrated: true });
 
   it('keeps balance = ledger sum ≥ 0 and charges 25 once per dataset and company-period, for any run of operations', async () => {
     let n = 0;
@@ -46,8 +34,8 @@ describe.each(dialects())('ledger invariants (%s)', (dialect) => {
         fc.array(fc.array(opArb, { minLength: 1, maxLength: 4 }), { maxLength: 8 }),
         async (opening, rounds) => {
           n += 1;
-          const k = db.kysely;
-          const biller = new Biller(db);
+          const k = t.db.kysely;
+          const biller = new Biller(t.db);
           const account = await createAccount(
             k,
             { email: `p${n}-${Date.now()}@example.com`, credits: opening, now: new Date() },

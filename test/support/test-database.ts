@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { DatabaseConfig } from '../../src/config.js';
-import type { Dialect } from '../../src/db/connect.js';
+import { connect, type Db, type Dialect } from '../../src/db/connect.js';
+import { migrate } from '../../src/db/migrate.js';
 
 export interface TestDatabase {
   config: DatabaseConfig;
@@ -47,6 +48,31 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * A fresh database of `dialect` for the tests of the enclosing `describe`, with a connection to it:
+ * made (and migrated to the newest schema when `migrated`) before them, closed and dropped after
+ * them. Read `db` inside the tests, once they run.
+ */
+export function freshDatabase(dialect: Dialect, options: { migrated?: boolean } = {}): { readonly db: Db } {
+  let database: TestDatabase | undefined;
+  let db: Db | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = connect(database.config);
+    if (options.migrated === true) await migrate(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+  return {
+    get db(): Db {
+      if (db === undefined) throw new Error('freshDatabase: read db inside a test, once the database is made');
+      return db;
     },
   };
 }

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTIONS } from '../../../test/support/datasets.js';
 import { dialects } from '../../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { freshDatabase } from '../../../test/support/test-database.js';
 import { findAccount } from '../../accounts/accounts.js';
-import { connect, type Db } from '../connect.js';
 import * as initial from './001-initial.js';
 import * as datasets from './003-datasets.js';
 
 describe.each(dialects())('migration 003-datasets on a database in use (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const t = freshDatabase(dialect);
 
   it('turns old purchases into revenues purchases and the single subscription into a set', async () => {
-    const k = db.kysely;
+    const k = t.db.kysely;
     await initial.up(k as never, dialect);
     const at = '2025-01-01T00:00:00.000Z';
     const account = (id: string, subscription: string) => ({

@@ -1,25 +1,15 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { connect, type Db } from '../connect.js';
+import { freshDatabase } from '../../../test/support/test-database.js';
 import * as initial from './001-initial.js';
 import * as ledgerRowid from './004-ledger-rowid.js';
 
 describe.each(dialects())('migration 004-ledger-rowid on a database in use (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const t = freshDatabase(dialect);
 
   it('keeps every entry with its number, and numbers new entries after them', async () => {
-    const k = db.kysely;
+    const k = t.db.kysely;
     await initial.up(k as never, dialect);
     const at = '2025-01-01T00:00:00.000Z';
     await k

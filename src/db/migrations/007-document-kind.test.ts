@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { connect, type Db } from '../connect.js';
+import { freshDatabase } from '../../../test/support/test-database.js';
 import * as initial from './001-initial.js';
 import * as secFilings from './002-sec-filings.js';
 import * as datasets from './003-datasets.js';
 import * as documentKind from './007-document-kind.js';
 
 describe.each(dialects())('migration 007-document-kind on a database in use (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const t = freshDatabase(dialect);
 
   it('makes a document holding emission figures only a sustainability report, every other one a financial report', async () => {
-    const k = db.kysely;
+    const k = t.db.kysely;
     await initial.up(k as never, dialect);
     await secFilings.up(k as never, dialect);
     await datasets.up(k as never, dialect);

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { connect, type Db } from '../connect.js';
+import { freshDatabase } from '../../../test/support/test-database.js';
 import * as initial from './001-initial.js';
 import * as secFilings from './002-sec-filings.js';
 import * as documentSource from './010-document-source.js';
 
 describe.each(dialects())('migration 010-document-source on a database in use (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const t = freshDatabase(dialect);
 
   it('identifies an SEC filing by its accession number, any other document by its id, one document per source key', async () => {
-    const k = db.kysely;
+    const k = t.db.kysely;
     await initial.up(k as never, dialect);
     await secFilings.up(k as never, dialect);
     await k.insertInto('companies').values({ company_id: 'c1', name: 'One', country: null, lei: null }).execute();

@@ -1,28 +1,16 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../../../test/support/dialects.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { connect, type Db } from '../connect.js';
-import { migrate } from '../migrate.js';
+import { freshDatabase } from '../../../test/support/test-database.js';
 
 describe.each(dialects().filter((d) => d === 'postgres'))('migration 015-charge-generic-plans (%s)', (dialect) => {
-  let database: TestDatabase;
-  let db: Db;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.config);
-    await migrate(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  const t = freshDatabase(dialect, { migrated: true });
 
   // A later `create or replace` of either function drops its settings unless it says them again.
   it('keeps one generic plan per statement in the billed path’s functions', async () => {
     const { rows } = await sql<{ name: string; config: string[] | null }>`
       select proname as name, proconfig as config from pg_proc where proname in ('charge_batch', 'charge_all') order by proname`.execute(
-      db.kysely,
+      t.db.kysely,
     );
     expect(rows).toEqual([
       { name: 'charge_all', config: ['plan_cache_mode=force_generic_plan'] },

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,13 @@ const FACTS_DIR = join(ROOT, 'api/xbrl/companyfacts');
 const SUBMISSIONS_DIR = join(ROOT, 'submissions');
 /** Apple, NextEra, Amazon, Alphabet, Boeing, Ford: in the ticker file. */
 const KNOWN = ['320193', '753308', '1018724', '1652044', '12927', '37996'];
+/**
+ * The pages of older filings (`CIK##########-submissions-001.json`…) that the six submissions files
+ * list: real SEC pages, not among the fixtures, so the server answers 404 for each.
+ */
+const LISTED_PAGES = 8;
+/** Ford: a submissions file of seven annual filings. */
+const FORD = '37996';
 /** Lemonade: companyfacts only, and not in the ticker file. */
 const LEMONADE = '1691421';
 const UA = 'corpdata tests admin@example.com';
@@ -138,7 +145,8 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     const s = r.json<Summary>();
     // Lemonade, in no catalog company, is not fetched: the ingest would skip it.
     expect(s).toMatchObject({ filers: 6, filers_not_in_catalog: 1 });
-    expect(s.requests).toMatchObject({ downloaded: 13, not_found: 0, retried: 3, given_up: 0, not_modified: 0 });
+    // The 8 pages of older filings the submissions files list are not among the fixtures: 404.
+    expect(s.requests).toMatchObject({ downloaded: 13, not_found: LISTED_PAGES, retried: 3, given_up: 0, not_modified: 0 });
     expect(server.count(factsPath(LEMONADE))).toBe(0);
     expect(s.files_refused).toBe(0);
     expect(s.companyfacts.data_points).toBe(byHand.revenue_points.length);
@@ -166,7 +174,7 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     const again = await sync(['--refetch', '--ciks', KNOWN.join(',')], synced, server);
     expect(again.code, again.stderr).toBe(0);
     expect(again.json<Summary>()).toMatchObject({
-      requests: { sent: 13, downloaded: 13, not_modified: 0 },
+      requests: { sent: 13 + LISTED_PAGES, downloaded: 13, not_found: LISTED_PAGES, not_modified: 0 },
       companyfacts: { data_points: 0, documents: 0 },
       submissions: { main_documents_recorded: 0 },
     });
@@ -296,7 +304,7 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
       const server = await serve({ root });
       const database = await fresh();
       const first = await sync(['--ciks', KNOWN.join(',')], database, server);
-      expect(first.json<Summary>().requests).toMatchObject({ downloaded: 12, not_found: 1 });
+      expect(first.json<Summary>().requests).toMatchObject({ downloaded: 12, not_found: 1 + LISTED_PAGES });
       renameSync(held, nextEra);
       const second = await sync(['--ciks', KNOWN.join(',')], database, server);
       expect(second.code, second.stderr).toBe(0);
@@ -315,6 +323,73 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
       expect(synced.revenue_points).toEqual(
         byHand.revenue_points.filter((p) => synced.companies.some((c) => c.company_id === p.company_id)),
       );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the pages of older filings a submissions file lists, as an ingest of the same files does, and fetches no other file they name', async () => {
+    // Ford's real submissions, laid out as SEC lays out a large filer's: its four oldest filings
+    // moved into a page of older filings, which the file lists (beside a name that is no page of Ford's).
+    const root = mkdtempSync(join(tmpdir(), 'corpdata-sec-pages-'));
+    try {
+      cpSync(ROOT, root, { recursive: true });
+      const main = join(root, submissionsPath(FORD));
+      const pageName = `CIK${FORD.padStart(10, '0')}-submissions-001.json`;
+      const file = JSON.parse(readFileSync(main, 'utf8')) as {
+        filings: { recent: Record<string, unknown[]>; files: Array<Record<string, unknown>> };
+      };
+      const recent = file.filings.recent;
+      const page = Object.fromEntries(Object.entries(recent).map(([k, v]) => [k, v.slice(3)]));
+      file.filings.recent = Object.fromEntries(Object.entries(recent).map(([k, v]) => [k, v.slice(0, 3)]));
+      file.filings.files = [
+        { name: pageName, filingCount: 4, filingFrom: '2019-02-21', filingTo: '2022-02-04' },
+        { name: '../files/company_tickers_exchange.json', filingCount: 1, filingFrom: '2019-01-01', filingTo: '2019-01-01' },
+      ];
+      writeFileSync(main, JSON.stringify(file));
+      writeFileSync(join(root, 'submissions', pageName), JSON.stringify(page));
+
+      const byHandDb = await fresh();
+      const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: byHandDb.url, CORPDATA_DEMO: 'off' });
+      for (const r of [
+        await run('sec-tickers', TICKERS),
+        await run('sec-companyfacts', join(FACTS_DIR, `CIK${FORD.padStart(10, '0')}.json`)),
+        await run('sec-submissions', main, join(root, 'submissions', pageName)),
+      ]) {
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const expected = await tables(byHandDb);
+      const moved = page.accessionNumber as string[];
+      // The page's filings have their main documents, as from Ford's file unsplit: reading the page
+      // is what links them (the one of the four whose figures are not ingested has none either way).
+      const linked = (documents: typeof expected.documents) =>
+        documents
+          .filter((d) => moved.includes(d.accession ?? '') && d.main_document_url !== null)
+          .map((d) => [d.accession, d.main_document_url]);
+      expect(linked(expected.documents).length).toBeGreaterThan(0);
+      expect(linked(expected.documents)).toEqual(linked(byHand.documents));
+
+      const server = await serve({ root });
+      const database = await fresh();
+      const first = await sync(['--ciks', FORD], database, server);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.json<Summary>().requests).toMatchObject({ downloaded: 4, not_found: 0 });
+      expect(server.count(`/submissions/${pageName}`)).toBe(1);
+      expect(server.seen.filter((q) => q.path.includes('company_tickers')).length).toBe(1);
+      expect(first.stderr).toContain(
+        'lists a page "../files/company_tickers_exchange.json" that is not one of this filer\'s: not fetched',
+      );
+      expect(await tables(database)).toEqual(expected);
+
+      // Unchanged: the submissions file answers 304, and its pages are not asked for again.
+      const second = await sync(['--ciks', FORD], database, server);
+      expect(second.json<Summary>().requests).toMatchObject({ sent: 3, not_modified: 3, downloaded: 0 });
+      expect(server.count(`/submissions/${pageName}`)).toBe(1);
+      // Read whole again (--refetch): the page with it.
+      const again = await sync(['--refetch', '--ciks', FORD], database, server);
+      expect(again.json<Summary>().requests).toMatchObject({ sent: 4, downloaded: 4 });
+      expect(server.count(`/submissions/${pageName}`)).toBe(2);
+      expect(await tables(database)).toEqual(expected);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { conceptsOfAll } from '../core/figure-spec.js';
@@ -28,6 +28,8 @@ const SOURCE = 'sec';
 const TICKERS_KEY = 'files/company_tickers_exchange.json';
 const factsKey = (cik: string) => `api/xbrl/companyfacts/CIK${cik}.json`;
 const submissionsKey = (cik: string) => `submissions/CIK${cik}.json`;
+/** A filer's page of older filings, as its submissions file names it (`filings.files[].name`). */
+const PAGE_RE = /^CIK([0-9]{10})-submissions-[0-9]{3}\.json$/;
 
 /** Which filers a sync fetches besides the ticker file. */
 export type SecFilers = { readonly ciks: readonly string[] } | 'all' | 'none';
@@ -74,7 +76,7 @@ interface Fetched {
 
 /**
  * Syncs SEC filings (DESIGN §15): the ticker file, then for each filer its companyfacts and its
- * submissions, each asked for conditionally on what the sync state holds, and what came new or
+ * submissions (with the pages of older filings they list), each asked for conditionally on what the sync state holds, and what came new or
  * changed ingested by the ingests of `bin/corpdata ingest` — so a sync ends with the data that
  * ingesting the same files by hand gives. Filers go in batches: a batch's files are ingested (one
  * transaction per ingest), then recorded as synced, so a killed sync resumes at the first batch
@@ -142,7 +144,8 @@ export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Pr
         options.bases.data,
         factsChanged ? new Map() : known,
       );
-      return [facts, submissions] as const;
+      const pages = await fetchPages(db, options, submissions, factsChanged);
+      return [facts, [submissions, ...pages]] as const;
     });
     if (!dryRun) await ingestBatch(db, options, summary, fetched);
     const c = fetcher.counts;
@@ -155,6 +158,42 @@ export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Pr
   return summary;
 }
 
+/**
+ * The pages of older filings a downloaded submissions file lists (SEC keeps a filer's latest
+ * filings in its file and the rest in pages `CIK##########-submissions-001.json`, …), fetched as
+ * it is: conditionally on the sync state, unless the submissions are read whole again. A file not
+ * downloaded (unchanged, or a dry run) is not read, and a name not of that shape and that filer is
+ * not fetched. A file that is not JSON lists none: its ingest refuses it.
+ */
+async function fetchPages(
+  db: Kysely<Database>,
+  options: SecSyncOptions,
+  submissions: Fetched,
+  wholeAgain: boolean,
+): Promise<Fetched[]> {
+  if (submissions.outcome.kind !== 'downloaded') return [];
+  let listed: unknown;
+  try {
+    listed = (JSON.parse(await readFile(submissions.path, 'utf8')) as { filings?: { files?: unknown } }).filings?.files;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(listed)) return [];
+  const keys: string[] = [];
+  for (const entry of listed as unknown[]) {
+    const name = typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined;
+    if (typeof name === 'string' && PAGE_RE.exec(name)?.[1] === submissions.cik) keys.push(`submissions/${name}`);
+    else
+      options.log(
+        `sync sec: ${submissions.url} lists a page ${JSON.stringify(name)} that is not one of this filer's: not fetched`,
+      );
+  }
+  const known = wholeAgain ? new Map<string, Validators>() : await readValidators(db, SOURCE, keys);
+  const pages: Fetched[] = [];
+  for (const key of keys) pages.push(await fetchFile(options, submissions.cik, key, options.bases.data, known));
+  return pages;
+}
+
 async function fetchFile(
   options: SecSyncOptions,
   cik: string,
@@ -163,7 +202,9 @@ async function fetchFile(
   known: Map<string, Validators>,
 ): Promise<Fetched> {
   const url = `${base}/${key}`;
-  const path = join(options.workDir, key.replaceAll('/', '_'));
+  // The file keeps its own name: an ingest reads a page's CIK from it.
+  const path = join(options.workDir, key);
+  await mkdir(dirname(path), { recursive: true });
   const outcome = await options.fetcher.get(url, options.refetch ? undefined : known.get(key), options.dryRun ? null : path);
   return { cik, key, url, path, outcome };
 }
@@ -215,11 +256,11 @@ async function ingestBatch(
   db: Kysely<Database>,
   options: SecSyncOptions,
   summary: SecSyncSummary,
-  fetched: ReadonlyArray<readonly [Fetched, Fetched]>,
+  fetched: ReadonlyArray<readonly [Fetched, readonly Fetched[]]>,
 ): Promise<void> {
   const downloaded = (files: Fetched[]) => files.filter((f) => f.outcome.kind === 'downloaded');
   const facts = downloaded(fetched.map(([f]) => f));
-  const submissions = downloaded(fetched.map(([, s]) => s));
+  const submissions = downloaded(fetched.flatMap(([, s]) => s));
   try {
     const refuse = (error: unknown, files: readonly Fetched[]) => refused(summary, options.log, error, files);
     const factsIngested = await ingestEach(

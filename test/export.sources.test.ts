@@ -113,10 +113,85 @@ describe(`export → import keeps each document's source and key (${first} → $
     expect(await identities(target)).toEqual(before);
   });
 
+  it('refuses a bundle that names another source or key for a known ESEF report, and changes nothing', async () => {
+    const [known] = await identities(target);
+    const row = await target.db.kysely
+      .selectFrom('documents')
+      .selectAll()
+      .where('document_id', '=', known?.document_id ?? '')
+      .executeTakeFirstOrThrow();
+    const bundle = join(dir, 'rename');
+    mkdirSync(bundle);
+    writeFileSync(
+      join(bundle, 'documents.csv'),
+      'document_id,company_id,title,source_url,published_on,reporting_period,status,source,source_key\n' +
+        `${row.document_id},${row.company_id},A title,${row.source_url},${row.published_on},${row.reporting_period},processed,bundle,${row.document_id}\n`,
+    );
+    const before = await identities(target);
+    const r = await corpdata(['import', bundle], env(target));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      `documents.csv:2: document ${row.document_id} is source esef key ${row.source_key} in the database, not source bundle key ${row.document_id}`,
+    );
+    expect(await identities(target)).toEqual(before);
+  });
+
   it('finds the reports again when they are ingested again: nothing new, nothing doubled', async () => {
     const before = await identities(target);
     const again = await ingest(target);
     expect(again).toMatchObject({ documents: 0, data_points: 0 });
     expect(await identities(target)).toEqual(before);
+  });
+});
+
+/**
+ * A bundle may hold an ESEF report under a document_id of its own: an ingest of that report finds it
+ * by its source and key and keeps it, figures and all, rather than adding it again or failing.
+ */
+describe.each(dialects())('an ESEF report a bundle holds under its own document_id (%s)', (dialect) => {
+  let t: TestApp;
+  let dir: string;
+  const ENDESA_COMPANY = '20000000-0000-4000-8000-000000000001';
+  const ENDESA_2024 = '549300LHK07F2CHV4X31-2024-12-31-ESEF-ES-0';
+  const OWN_ID = '30000000-0000-4000-8000-000000000009';
+
+  beforeAll(async () => {
+    t = await startApp(dialect, { bundle: CATALOG });
+    dir = mkdtempSync(join(tmpdir(), 'corpdata-own-id-'));
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is found by the ingest: one document, under the bundle’s id, with the report’s figures', async () => {
+    const bundle = join(dir, 'bundle');
+    mkdirSync(bundle);
+    writeFileSync(
+      join(bundle, 'documents.csv'),
+      'document_id,company_id,title,source_url,published_on,reporting_period,status,source,source_key\n' +
+        `${OWN_ID},${ENDESA_COMPANY},Endesa annual report 2024,https://example.com/endesa-2024,2025-05-08,2024,processed,esef,${ENDESA_2024}\n`,
+    );
+    const imported = await corpdata(['import', bundle], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+    expect(imported.code, imported.stderr).toBe(0);
+    writeFileSync(join(dir, 'es-page.json'), JSON.stringify(spanishIndexPage()));
+    const env = { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' };
+    const index = await corpdata(['ingest', 'esef-index', join(dir, 'es-page.json')], env);
+    expect(index.code, index.stderr).toBe(0);
+    const reports = await corpdata(['ingest', 'esef', ...REPORTS], env);
+    expect(reports.code, reports.stderr).toBe(0);
+    const endesa = await t.db.kysely
+      .selectFrom('documents')
+      .select(['document_id', 'source', 'source_key'])
+      .where('company_id', '=', ENDESA_COMPANY)
+      .execute();
+    expect(endesa).toEqual([{ document_id: OWN_ID, source: 'esef', source_key: ENDESA_2024 }]);
+    const figures = await t.db.kysely
+      .selectFrom('revenue_points')
+      .select(['document_id', 'reporting_period'])
+      .where('company_id', '=', ENDESA_COMPANY)
+      .execute();
+    expect(figures.length).toBeGreaterThan(0);
+    expect(figures.every((f) => f.document_id === OWN_ID)).toBe(true);
   });
 });

@@ -328,7 +328,7 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
     }
   });
 
-  it('reads the pages of older filings a submissions file lists, as an ingest of the same files does, and fetches no other file they name', async () => {
+  it('reads the pages of older filings a submissions file lists as an ingest of the same files does: once each, none other, again until in', async () => {
     // Ford's real submissions, laid out as SEC lays out a large filer's: its four oldest filings
     // moved into a page of older filings, which the file lists (beside a name that is no page of Ford's).
     const root = mkdtempSync(join(tmpdir(), 'corpdata-sec-pages-'));
@@ -342,12 +342,15 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
       const recent = file.filings.recent;
       const page = Object.fromEntries(Object.entries(recent).map(([k, v]) => [k, v.slice(3)]));
       file.filings.recent = Object.fromEntries(Object.entries(recent).map(([k, v]) => [k, v.slice(0, 3)]));
+      const listing = { name: pageName, filingCount: 4, filingFrom: '2019-02-21', filingTo: '2022-02-04' };
       file.filings.files = [
-        { name: pageName, filingCount: 4, filingFrom: '2019-02-21', filingTo: '2022-02-04' },
+        listing,
         { name: '../files/company_tickers_exchange.json', filingCount: 1, filingFrom: '2019-01-01', filingTo: '2019-01-01' },
+        listing,
       ];
       writeFileSync(main, JSON.stringify(file));
       writeFileSync(join(root, 'submissions', pageName), JSON.stringify(page));
+      const pagePath = `/submissions/${pageName}`;
 
       const byHandDb = await fresh();
       const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: byHandDb.url, CORPDATA_DEMO: 'off' });
@@ -369,26 +372,33 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
       expect(linked(expected.documents).length).toBeGreaterThan(0);
       expect(linked(expected.documents)).toEqual(linked(byHand.documents));
 
-      const server = await serve({ root });
+      // The page fails its first five requests: given up, so the file listing it is not recorded either.
+      const server = await serve({ root, fail: (path, nth) => (path === pagePath && nth <= 5 ? 503 : null) });
       const database = await fresh();
       const first = await sync(['--ciks', FORD], database, server);
       expect(first.code, first.stderr).toBe(0);
-      expect(first.json<Summary>().requests).toMatchObject({ downloaded: 4, not_found: 0 });
-      expect(server.count(`/submissions/${pageName}`)).toBe(1);
+      expect(first.json<Summary>().requests).toMatchObject({ downloaded: 3, given_up: 1, not_found: 0 });
       expect(server.seen.filter((q) => q.path.includes('company_tickers')).length).toBe(1);
       expect(first.stderr).toContain(
         'lists a page "../files/company_tickers_exchange.json" that is not one of this filer\'s: not fetched',
       );
+      expect(linked((await tables(database)).documents)).toEqual([]);
+
+      // The next sync reads the file again and, with it, the page (listed twice, asked for once).
+      const second = await sync(['--ciks', FORD], database, server);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.json<Summary>().requests).toMatchObject({ sent: 4, not_modified: 2, downloaded: 2 });
+      expect(server.count(pagePath)).toBe(6);
       expect(await tables(database)).toEqual(expected);
 
       // Unchanged: the submissions file answers 304, and its pages are not asked for again.
-      const second = await sync(['--ciks', FORD], database, server);
-      expect(second.json<Summary>().requests).toMatchObject({ sent: 3, not_modified: 3, downloaded: 0 });
-      expect(server.count(`/submissions/${pageName}`)).toBe(1);
+      const third = await sync(['--ciks', FORD], database, server);
+      expect(third.json<Summary>().requests).toMatchObject({ sent: 3, not_modified: 3, downloaded: 0 });
+      expect(server.count(pagePath)).toBe(6);
       // Read whole again (--refetch): the page with it.
       const again = await sync(['--refetch', '--ciks', FORD], database, server);
       expect(again.json<Summary>().requests).toMatchObject({ sent: 4, downloaded: 4 });
-      expect(server.count(`/submissions/${pageName}`)).toBe(2);
+      expect(server.count(pagePath)).toBe(7);
       expect(await tables(database)).toEqual(expected);
     } finally {
       rmSync(root, { recursive: true, force: true });

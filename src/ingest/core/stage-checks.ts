@@ -161,6 +161,19 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
         exists (select 1 from stage_documents t where t.source = s.source and t.source_key = s.source_key and t.line < s.line)
         or exists (select 1 from documents d where d.source = s.source and d.source_key = s.source_key and d.document_id <> s.document_id))`,
     ),
+  // A known document keeps the source it has, unless that is the bundle (a bundle's document found
+  // to be a filing): a row naming another source or key for it says something untrue of it.
+  (db) =>
+    find(
+      db,
+      'documents.csv',
+      (d) => d,
+      sql<Finding>`
+      select s.line, 'document ' || s.document_id || ' is source ' || d.source || ' key ' || d.source_key
+        || ' in the database, not source ' || s.source || ' key ' || s.source_key as detail
+      from stage_documents s join documents d on d.document_id = s.document_id
+      where s.source is not null and d.source <> 'bundle' and (d.source <> s.source or d.source_key <> s.source_key)`,
+    ),
   UNKNOWN_COMPANY('documents.csv', 'stage_documents'),
 ];
 

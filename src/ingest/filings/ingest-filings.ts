@@ -129,6 +129,11 @@ async function stageFilers(
   const ranks = specs.map(conceptRank);
   const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
+  // Whether a filer's stored documents must be looked up: not on a first ingest into a database
+  // holding none of this source (a bulk ingest of thousands of filers), else always.
+  const anyStored =
+    anyFiled.some((a) => a) ||
+    (await conn.selectFrom('documents').select('document_id').where('source', '=', source.name).limit(1).execute()).length > 0;
   const matcher = new CompanyMatcher(conn);
   const documents = new StageWriter(run.stage, 'stage_documents');
   const leis = writerOf(run, run.leis);
@@ -162,25 +167,27 @@ async function stageFilers(
     summary.companies_matched++;
     if (match.recordLei !== undefined) await leis.add([companyId, match.recordLei, ++line]);
     const periodOfFiling = filingPeriods(filer.facts, source);
-    const storedDocuments = anyFiled.some((a) => a)
+    const storedDocuments = anyStored
       ? await conn
           .selectFrom('documents')
-          .select(['source_key', 'published_on'])
+          .select(['document_id', 'source_key', 'published_on'])
           .where('company_id', '=', companyId)
           .where('source', '=', source.name)
           .execute()
       : [];
-    const storedFilings = new Set(storedDocuments.map((d) => d.source_key as string));
+    // A filing stored under an id of its own (a bundle's, carrying the source's key) stays that document.
+    const storedFilings = new Map(storedDocuments.map((d) => [d.source_key as string, d.document_id]));
     // Filings stored without a date (an ESEF report no index listed then), which the source may date now.
     const undatedFilings = new Set(storedDocuments.filter((d) => d.published_on === '').map((d) => d.source_key as string));
     const staged = new Set<string>();
     const stageDocument = async (fact: FiledFact, reportingPeriod: number): Promise<string> => {
       const doc = source.document(filer, fact);
-      if (staged.has(fact.accession)) return doc.documentId;
+      const documentId = storedFilings.get(fact.accession) ?? doc.documentId;
+      if (staged.has(fact.accession)) return documentId;
       staged.add(fact.accession);
       if (!storedFilings.has(fact.accession)) summary.documents++;
       await documents.add([
-        doc.documentId,
+        documentId,
         companyId,
         doc.title.slice(0, 500),
         doc.sourceUrl,
@@ -195,7 +202,7 @@ async function stageFilers(
         fact.accession,
         ++line,
       ]);
-      return doc.documentId;
+      return documentId;
     };
     for (const [i, spec] of specs.entries()) {
       await stageSpec(

@@ -182,8 +182,11 @@ async function fetchPages(
   const keys: string[] = [];
   for (const entry of listed as unknown[]) {
     const name = typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined;
-    if (typeof name === 'string' && PAGE_RE.exec(name)?.[1] === submissions.cik) keys.push(`submissions/${name}`);
-    else
+    const key = `submissions/${String(name)}`;
+    if (typeof name === 'string' && PAGE_RE.exec(name)?.[1] === submissions.cik) {
+      // Listed twice, fetched and recorded once.
+      if (!keys.includes(key)) keys.push(key);
+    } else
       options.log(
         `sync sec: ${submissions.url} lists a page ${JSON.stringify(name)} that is not one of this filer's: not fetched`,
       );
@@ -283,7 +286,15 @@ async function ingestBatch(
       async (paths) => addCounts(summary.submissions, await ingestSubmissions(db, paths, options.limits)),
       refuse,
     );
-    await record(db, options, [...factsIngested, ...submissionsIngested]);
+    // A submissions file is recorded once its pages are in too (ingested, unchanged or absent): one
+    // given up or refused is asked for again only if the file it is listed in is read again.
+    const ingested = new Set(submissionsIngested);
+    const settled = (page: Fetched) =>
+      ingested.has(page) || page.outcome.kind === 'not_modified' || page.outcome.kind === 'not_found';
+    const complete = fetched.flatMap(([, [main, ...pages]]) =>
+      main === undefined ? [] : ingested.has(main) && pages.every(settled) ? [main, ...pages] : pages,
+    );
+    await record(db, options, [...factsIngested, ...complete.filter((f) => ingested.has(f))]);
   } finally {
     await Promise.all([...facts, ...submissions].map((f) => rm(f.path, { force: true })));
   }

@@ -27,7 +27,8 @@ export async function applyStage(db: StageDb): Promise<void> {
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin`,
     // A new document's source is the one its row names (an export's, a filings ingest's), else SEC
     // when it names an accession, else the bundle (DESIGN §15). A known document keeps the source it
-    // has unless its row names one (the statement after this).
+    // has, unless that is the bundle: then the row's (the checks refused a row naming another
+    // source for any other known document).
     sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,
           source, source_key)
         select document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,
@@ -38,12 +39,8 @@ export async function applyStage(db: StageDb): Promise<void> {
           reporting_period = excluded.reporting_period, status = excluded.status, kind = excluded.kind,
           form = coalesce(excluded.form, documents.form), accession = coalesce(excluded.accession, documents.accession),
           main_document_url = coalesce(excluded.main_document_url, documents.main_document_url),
-          source = case when documents.source = 'bundle' and excluded.accession is not null then 'sec' else documents.source end,
-          source_key = case when documents.source = 'bundle' and excluded.accession is not null then excluded.accession else documents.source_key end`,
-    sql`update documents set
-          source = (select s.source from stage_documents s where s.document_id = documents.document_id),
-          source_key = (select s.source_key from stage_documents s where s.document_id = documents.document_id)
-        where document_id in (select document_id from stage_documents where source is not null)`,
+          source = case when documents.source = 'bundle' then excluded.source else documents.source end,
+          source_key = case when documents.source = 'bundle' then excluded.source_key else documents.source_key end`,
   ];
   for (const s of statements) await s.execute(db);
 }

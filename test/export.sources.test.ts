@@ -47,6 +47,21 @@ describe(`export → import keeps each document's source and key (${first} → $
       .orderBy('document_id')
       .execute()) as Identity[];
 
+  /** Imports a bundle of one documents.csv row (with source and key) into the target: refused, nothing changed. */
+  const refusedDocument = async (name: string, row: string) => {
+    const bundle = join(dir, name);
+    mkdirSync(bundle);
+    writeFileSync(
+      join(bundle, 'documents.csv'),
+      `document_id,company_id,title,source_url,published_on,reporting_period,status,source,source_key\n${row}\n`,
+    );
+    const before = await identities(target);
+    const r = await corpdata(['import', bundle], env(target));
+    expect(r.code).not.toBe(0);
+    expect(await identities(target)).toEqual(before);
+    return r.stderr;
+  };
+
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'corpdata-export-sources-'));
     writeFileSync(join(dir, 'es-page.json'), JSON.stringify(spanishIndexPage()));
@@ -99,18 +114,11 @@ describe(`export → import keeps each document's source and key (${first} → $
       .select('company_id')
       .where('document_id', '=', taken?.document_id ?? '')
       .executeTakeFirstOrThrow();
-    const bundle = join(dir, 'claim');
-    mkdirSync(bundle);
-    writeFileSync(
-      join(bundle, 'documents.csv'),
-      'document_id,company_id,title,source_url,published_on,reporting_period,status,source,source_key\n' +
-        `30000000-0000-4000-8000-000000000001,${owner.company_id},A copy,https://example.com/copy,2025-05-08,2024,processed,esef,${taken?.source_key}\n`,
+    const stderr = await refusedDocument(
+      'claim',
+      `30000000-0000-4000-8000-000000000001,${owner.company_id},A copy,https://example.com/copy,2025-05-08,2024,processed,esef,${taken?.source_key}`,
     );
-    const before = await identities(target);
-    const r = await corpdata(['import', bundle], env(target));
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(`documents.csv:2: source esef key ${taken?.source_key} is another document's`);
-    expect(await identities(target)).toEqual(before);
+    expect(stderr).toContain(`documents.csv:2: source esef key ${taken?.source_key} is another document's`);
   });
 
   it('refuses a bundle that names another source or key for a known ESEF report, and changes nothing', async () => {
@@ -120,20 +128,13 @@ describe(`export → import keeps each document's source and key (${first} → $
       .selectAll()
       .where('document_id', '=', known?.document_id ?? '')
       .executeTakeFirstOrThrow();
-    const bundle = join(dir, 'rename');
-    mkdirSync(bundle);
-    writeFileSync(
-      join(bundle, 'documents.csv'),
-      'document_id,company_id,title,source_url,published_on,reporting_period,status,source,source_key\n' +
-        `${row.document_id},${row.company_id},A title,${row.source_url},${row.published_on},${row.reporting_period},processed,bundle,${row.document_id}\n`,
+    const stderr = await refusedDocument(
+      'rename',
+      `${row.document_id},${row.company_id},A title,${row.source_url},${row.published_on},${row.reporting_period},processed,bundle,${row.document_id}`,
     );
-    const before = await identities(target);
-    const r = await corpdata(['import', bundle], env(target));
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(
+    expect(stderr).toContain(
       `documents.csv:2: document ${row.document_id} is source esef key ${row.source_key} in the database, not source bundle key ${row.document_id}`,
     );
-    expect(await identities(target)).toEqual(before);
   });
 
   it('finds the reports again when they are ingested again: nothing new, nothing doubled', async () => {

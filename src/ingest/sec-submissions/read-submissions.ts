@@ -8,6 +8,12 @@ import { isAccession, normalizeCik } from '../sec-filings/rules.js';
 
 /** SEC's own names: `CIK##########.json`, and the pages of older filings `CIK##########-submissions-001.json`. */
 const FILE_RE = /^CIK([0-9]{10})(-submissions-[0-9]{3})?\.json$/i;
+/** The CIK a page of older filings is named by (`CIK##########-submissions-001.json`); undefined for any other name. */
+export function submissionsPageCik(name: string): string | undefined {
+  const match = FILE_RE.exec(name);
+  return match?.[2] === undefined ? undefined : match[1];
+}
+
 /** A primary document is a file name, or a path inside the filing's folder; never a way out of it. */
 const DOCUMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 

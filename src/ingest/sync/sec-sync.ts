@@ -8,6 +8,7 @@ import { readCompanyFacts } from '../sec-companyfacts/read-companyfacts.js';
 import { normalizeCik } from '../sec-filings/rules.js';
 import { secSource } from '../sec-filings/sec-source.js';
 import { ingestSubmissions, type SubmissionsSummary } from '../sec-submissions/ingest-submissions.js';
+import { submissionsPageCik } from '../sec-submissions/read-submissions.js';
 import { ingestTickers, type TickersSummary } from '../sec-tickers/ingest-tickers.js';
 import type { FetchCounts, FetchOutcome, Validators } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
@@ -28,8 +29,6 @@ const SOURCE = 'sec';
 const TICKERS_KEY = 'files/company_tickers_exchange.json';
 const factsKey = (cik: string) => `api/xbrl/companyfacts/CIK${cik}.json`;
 const submissionsKey = (cik: string) => `submissions/CIK${cik}.json`;
-/** A filer's page of older filings, as its submissions file names it (`filings.files[].name`). */
-const PAGE_RE = /^CIK([0-9]{10})-submissions-[0-9]{3}\.json$/;
 
 /** Which filers a sync fetches besides the ticker file. */
 export type SecFilers = { readonly ciks: readonly string[] } | 'all' | 'none';
@@ -76,11 +75,11 @@ interface Fetched {
 
 /**
  * Syncs SEC filings (DESIGN §15): the ticker file, then for each filer its companyfacts and its
- * submissions (with the pages of older filings they list), each asked for conditionally on what the sync state holds, and what came new or
- * changed ingested by the ingests of `bin/corpdata ingest` — so a sync ends with the data that
- * ingesting the same files by hand gives. Filers go in batches: a batch's files are ingested (one
- * transaction per ingest), then recorded as synced, so a killed sync resumes at the first batch
- * not recorded and ingests nothing twice.
+ * submissions (with the pages of older filings they list), each asked for conditionally on what
+ * the sync state holds, and what came new or changed ingested by the ingests of
+ * `bin/corpdata ingest` — so a sync ends with the data that ingesting the same files by hand gives.
+ * Filers go in batches: a batch's files are ingested (one transaction per ingest), then recorded
+ * as synced, so a killed sync resumes at the first batch not recorded and ingests nothing twice.
  */
 export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Promise<SecSyncSummary> {
   const { fetcher, dryRun, log } = options;
@@ -182,14 +181,14 @@ async function fetchPages(
   const keys: string[] = [];
   for (const entry of listed as unknown[]) {
     const name = typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined;
-    const key = `submissions/${String(name)}`;
-    if (typeof name === 'string' && PAGE_RE.exec(name)?.[1] === submissions.cik) {
-      // Listed twice, fetched and recorded once.
-      if (!keys.includes(key)) keys.push(key);
-    } else
+    if (typeof name !== 'string' || submissionsPageCik(name) !== submissions.cik) {
       options.log(
         `sync sec: ${submissions.url} lists a page ${JSON.stringify(name)} that is not one of this filer's: not fetched`,
       );
+      continue;
+    }
+    // Listed twice, fetched and recorded once.
+    if (!keys.includes(`submissions/${name}`)) keys.push(`submissions/${name}`);
   }
   const known = wholeAgain ? new Map<string, Validators>() : await readValidators(db, SOURCE, keys);
   const pages: Fetched[] = [];

@@ -103,7 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false, coerceTypes: true, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxy(options.config.trustProxy),
-    // Timeouts (DESIGN §6): headers and body within one limit, checked often enough to be near it.
+    // Timeouts (design §6): headers and body within one limit, checked often enough to be near it.
     requestTimeout: options.config.requestTimeoutMs,
     keepAliveTimeout: options.config.keepAliveTimeoutMs,
     http: {

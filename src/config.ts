@@ -50,9 +50,9 @@ export interface Config {
   readonly maxConnections: number;
   /** The largest console form body (sign-in, key names): 413 beyond it. */
   readonly formBodyLimitBytes: number;
-  /** How much of an input file `ingest` reads before refusing it (DESIGN §10). */
+  /** How much of an input file `ingest` reads before refusing it (design §10). */
   readonly ingest: IngestLimits;
-  /** Where `sync` fetches from, as whom, and how it paces itself (DESIGN §15). */
+  /** Where `sync` fetches from, as whom, and how it paces itself (design §15). */
   readonly sync: SyncConfig;
 }
 

@@ -20,7 +20,7 @@ interface Audit {
   }>;
 }
 
-/** `bin/corpdata check-data` (DESIGN §6): findings as one JSON object, exit 3 when there are any. */
+/** `bin/corpdata check-data` (design §6): findings as one JSON object, exit 3 when there are any. */
 describe.each(dialects())('bin/corpdata check-data (%s)', (dialect) => {
   it('exits 0 with no findings on an empty database', async () => {
     const database = await createTestDatabase(dialect);

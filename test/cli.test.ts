@@ -119,7 +119,7 @@ describe.each(dialects())('bin/corpdata (%s)', (dialect) => {
       const r = await corpdata(args, env);
       expect(r.code, args.join(' ')).not.toBe(0);
       expect(r.stdout, args.join(' ')).toBe('');
-      // One clear line, as DESIGN §6 says: no usage text after it.
+      // One clear line, as design §6 says: no usage text after it.
       expect(r.stderr, args.join(' ')).toMatch(/^[^\n]+\n$/);
     }
     const bad = await corpdata(['accounts', 'create', '--email', 'x@example.com'], { ...env, CORPDATA_DATABASE: 'mysql://nope' });

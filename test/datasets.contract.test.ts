@@ -16,7 +16,7 @@ import { dialects } from './support/dialects.js';
 import { startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 /**
- * The contract every registered dataset keeps (DESIGN §1, §2, §11, §13), run for each of them on
+ * The contract every registered dataset keeps (design §1, §2, §11, §13), run for each of them on
  * each database, as Kysely runs every test for every dialect: the order of refusals, the prices
  * and the ledger, 204, the test token, trace pages and provenance, the bundle file's errors, the
  * OpenAPI entry. The data is a small bundle built here from each dataset's `example` row: one

@@ -20,7 +20,7 @@ interface EmissionProvenance {
 }
 
 /**
- * The demo's figures read by the revised rules (DESIGN §10.3, §10.6, §1.4, §13.6), each against
+ * The demo's figures read by the revised rules (design §10.3, §10.6, §1.4, §13.6), each against
  * what the source itself says: the demo bundle is built from the reference data's real files.
  */
 describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {

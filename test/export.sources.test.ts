@@ -23,7 +23,7 @@ interface Identity {
 }
 
 /**
- * A document keeps where it came from through export → import (DESIGN §10.8, §15): the ESEF reports
+ * A document keeps where it came from through export → import (design §10.8, §15): the ESEF reports
  * ingested into one database are ESEF reports, under their fxo_id, in the database the export is
  * imported into (of the other dialect when both are configured), so their trace pages name the
  * same source and a later ingest of the same reports finds them instead of taking them for new.

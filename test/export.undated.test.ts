@@ -15,7 +15,7 @@ const first = dialects()[0] ?? 'sqlite';
 const last = dialects()[dialects().length - 1] ?? 'sqlite';
 
 /**
- * A document of unknown date (an ESEF report no index page lists, DESIGN §14.5) goes out with
+ * A document of unknown date (an ESEF report no index page lists, design §14.5) goes out with
  * `export` and back in with `import` as it is: nothing is lost, no date is made up.
  */
 describe(`export → import of an undated document (${first} → ${last})`, () => {

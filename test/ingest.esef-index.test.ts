@@ -42,7 +42,7 @@ async function writeZip(path: string, files: string[]): Promise<void> {
 }
 
 /**
- * `bin/corpdata ingest esef-index` over recorded pages of filings.xbrl.org's index: the DESIGN §10
+ * `bin/corpdata ingest esef-index` over recorded pages of filings.xbrl.org's index: the design §10
  * contract (counts on stdout, all-or-nothing, idempotent, a bad page named) on each database.
  */
 describe.each(dialects())('ingest esef-index (%s)', (dialect) => {

@@ -82,10 +82,10 @@ function endesaNextReport(): object {
 }
 
 /**
- * `bin/corpdata ingest esef` on the real reports of test/fixtures/esef (DESIGN §14): companies
+ * `bin/corpdata ingest esef` on the real reports of test/fixtures/esef (design §14): companies
  * matched by LEI, else by name and country when exactly one catalog company has them; fiscal
  * years ending in January (Inditex), March (Kainos), December (Endesa); a bank and an explorer
- * without revenue; FX by §4; a restatement across two reports; all-or-nothing and idempotent.
+ * without revenue; FX by design §4; a restatement across two reports; all-or-nothing and idempotent.
  */
 describe.each(dialects())('ingest esef (%s)', (dialect) => {
   let t: TestApp;
@@ -201,7 +201,7 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
         ]),
       },
       expect.objectContaining({ name: 'Endesa, S.A.', reporting_period: 2024, original_value: 20_935_000_000 }),
-      // A fiscal year ending 31 January 2024 is reporting period 2024 (DESIGN §10.4); its LEI is now recorded.
+      // A fiscal year ending 31 January 2024 is reporting period 2024 (design §10.4); its LEI is now recorded.
       expect.objectContaining({
         name: 'Industria de Diseno Textil, S.A.',
         lei: '549300TTCXZOGZM2EY83',

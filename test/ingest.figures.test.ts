@@ -41,8 +41,8 @@ async function* filers(list: Filer[]): AsyncGenerator<Filer> {
 }
 
 /**
- * One filings pipeline for every figure spec and every source (DESIGN §10, §15): a second spec
- * (net income, declared as DESIGN §17 will) gets its figures from the same SEC files by the same
+ * One filings pipeline for every figure spec and every source (design §10, §15): a second spec
+ * (net income, declared as design §17 will) gets its figures from the same SEC files by the same
  * rules, on a real database; a source without CIKs is matched by LEI or name and country.
  */
 describe.each(dialects())('filings pipeline with two figure specs (%s)', (dialect) => {

@@ -300,7 +300,7 @@ describe.each(dialects())('ingest SEC filings (%s)', (dialect) => {
       expect(page).toContain(text);
     }
     expect(page).not.toMatch(/143,?015,?000,?000/);
-    // The same as JSON provenance (DESIGN §11.3): concept, period and filing for anyone.
+    // The same as JSON provenance (design §11.3): concept, period and filing for anyone.
     const json = await fetch(t.url + path, { headers: { accept: 'application/json' } });
     expect(json.status).toBe(200);
     const body = (await json.json()) as { filing: object };

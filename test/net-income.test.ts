@@ -35,7 +35,7 @@ const TEN_K_NET_INCOME: ReadonlyArray<[ticker: string, year: number, value: numb
   ['LVS', 2020, -1_685_000_000, '0001300514-21-000033'],
 ];
 
-/** Net income (DESIGN §17) as the demo serves it: read from the same SEC filings as revenues. */
+/** Net income (design §17) as the demo serves it: read from the same SEC filings as revenues. */
 describe.each(dialects())('net income (%s)', (dialect) => {
   let t: TestApp;
   let caller: TestAccount;

@@ -23,8 +23,8 @@ interface Provenance {
 }
 
 /**
- * Which concept is revenue (DESIGN §10.3) and when a later filing is the same figure rounded
- * (§10.6), on NextEra's and Adobe's real companyfacts (cut down to their revenue concepts).
+ * Which concept is revenue (design §10.3) and when a later filing is the same figure rounded
+ * (design §10.6), on NextEra's and Adobe's real companyfacts (cut down to their revenue concepts).
  */
 describe.each(dialects())('revenue rules on real filings (%s)', (dialect) => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import { startApp, type TestApp } from './support/test-app.js';
 const TIMEOUT_MS = 1500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('timeouts and limits: defaults (DESIGN §6)', () => {
+describe('timeouts and limits: defaults (design §6)', () => {
   it('are 30 s for a request, 72 s keep-alive, 10,000 connections, 16 KiB console forms', () => {
     const c = loadConfig({});
     expect([c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections, c.formBodyLimitBytes]).toEqual([

@@ -73,7 +73,7 @@ async function syncedReports(database: TestDatabase): Promise<number> {
 }
 
 /**
- * `bin/corpdata sync esef` (DESIGN §15) against a replay of filings.xbrl.org: the recorded GB page
+ * `bin/corpdata sync esef` (design §15) against a replay of filings.xbrl.org: the recorded GB page
  * and the two recorded EE pages, the Spanish reports' index as their author recorded it, and the
  * real reports of test/fixtures/esef at their `json_url` paths.
  */
@@ -168,7 +168,7 @@ describe.each(dialects())('bin/corpdata sync esef (%s)', (dialect) => {
     expect(await tables(synced)).toEqual(byHand);
     // The documents link filings.xbrl.org, where a buyer can follow them, not the base synced from.
     for (const d of byHand.documents) expect(String(d.source_url)).toMatch(/^https:\/\/filings\.xbrl\.org\//);
-    // Asked as DESIGN §15 says: per country, newest first, with entities, following links.next.
+    // Asked as design §15 says: per country, newest first, with entities, following links.next.
     const index = indexRequests(server).map((q) => q.path);
     expect(index).toContain('/api/filings?filter[country]=ES&sort=-date_added&include=entity&page[size]=100');
     expect(index.some((p) => p.includes('filter[country]=EE') && p.includes('page[number]=3'))).toBe(true);

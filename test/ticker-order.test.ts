@@ -8,7 +8,7 @@ const BUNDLE = fileURLToPath(new URL('./fixtures/ticker-order', import.meta.url)
 const id = (n: number) => `40000000-0000-4000-8000-00000000000${n}`;
 
 /**
- * A plain ticker (DESIGN §1.3): among the companies with a listing of that ticker, the one on the
+ * A plain ticker (design §1.3): among the companies with a listing of that ticker, the one on the
  * exchange first in the order by market capitalization, every other market after them by MIC;
  * then the primary listing; then the earliest added.
  */

@@ -29,7 +29,7 @@ interface Buyer {
 const traceIdOf = (url: string): string => url.slice(url.lastIndexOf('/trace/') + '/trace/'.length);
 
 /**
- * The one visibility rule (DESIGN §11.3), as a property over random ids and accounts: a trace
+ * The one visibility rule (design §11.3), as a property over random ids and accounts: a trace
  * page or provenance shows values exactly for the points the account's own paid answers named,
  * through HTML and JSON, with a key and with a console session.
  */

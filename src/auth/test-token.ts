@@ -1,5 +1,5 @@
 /**
- * The fixed, publicly documented test token (spec §5.5). It is a JWT in form only: it is
+ * The fixed, publicly documented test token (design §1.11). It is a JWT in form only: it is
  * recognised by exact comparison, never verified with the service's secret, so knowing it grants
  * nothing but mock data.
  */

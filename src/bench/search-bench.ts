@@ -15,7 +15,7 @@ const letters = 'abcdefghijklmnopqrstuvwxyz';
 const letter = (rng: () => number) => letters.charAt(Math.floor(rng() * 26));
 const some = (rng: () => number, entries: readonly SearchEntry[]) => entries[Math.floor(rng() * entries.length)] as SearchEntry;
 
-/** The query classes of DESIGN §12, each made from the catalog searched. */
+/** The query classes of design §12, each made from the catalog searched. */
 export const QUERY_CLASSES: readonly QueryClass[] = [
   ['one letter', (rng) => letter(rng)],
   ['two letters', (rng) => letter(rng) + letter(rng)],

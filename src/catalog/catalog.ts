@@ -5,7 +5,7 @@ import { compareByExchange } from './exchange-order.js';
 import { prominence } from './search/prominence.js';
 import { type SearchEntry, SearchIndex } from './search/search-index.js';
 
-/** The company record of the API (spec §2.2): exactly these five fields. */
+/** The company record of the API (design §1.6): exactly these five fields. */
 export interface CompanyRecord {
   company_id: string;
   company_name: string;
@@ -147,7 +147,7 @@ export class Catalog {
 
   /**
    * The company trading under `ticker` (any case). With a MIC, the listing on that market; without
-   * one, "the first matching ticker" in the order of {@link compareByExchange} (DESIGN §1.3).
+   * one, "the first matching ticker" in the order of {@link compareByExchange} (design §1.3).
    */
   byTicker(ticker: string, micCode?: string): Company | undefined {
     const listings = this.#byTicker.get(ticker.toUpperCase());

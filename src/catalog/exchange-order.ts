@@ -1,5 +1,5 @@
 /**
- * Exchanges by market capitalization, as DESIGN §1.3 orders them to pick "the first matching
+ * Exchanges by market capitalization, as design §1.3 orders them to pick "the first matching
  * ticker"; each group is one exchange's market codes. Search reads the same order to weigh a
  * company's listings (search/prominence.ts).
  */
@@ -32,7 +32,7 @@ export function exchangeRank(micCode: string): number | undefined {
 }
 
 /**
- * The order of listings that share a ticker (DESIGN §1.3): the exchange first in
+ * The order of listings that share a ticker (design §1.3): the exchange first in
  * {@link EXCHANGE_ORDER}, every other market after them in alphabetical order of its MIC; then the
  * primary listing; then the earliest added. So a plain `MRK` is Merck & Co. (NYSE), not Merck KGaA
  * (Xetra), whichever was added first.

@@ -20,7 +20,7 @@ import { serve } from './serve.js';
 const SUBSCRIPTIONS = subscriptionsOf(DATASETS);
 const BUNDLES = bundlesOf(DATASETS);
 
-/** The datasets whose figures are read from filings (DESIGN §10, §17): every filings ingest fills each of them. */
+/** The datasets whose figures are read from filings (design §10, §17): every filings ingest fills each of them. */
 const FIGURE_SPECS = figureSpecsOf(DATASETS);
 
 /** A failure to report on one stderr line with a non-zero exit. */
@@ -58,7 +58,7 @@ async function withDatabase<T>(
 
 /**
  * Runs a sync against the configured database; another sync holding it is not a failure but a
- * "try again later" (exit 75, DESIGN §15), told on stderr.
+ * "try again later" (exit 75, design §15), told on stderr.
  */
 async function withSyncDatabase(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<void> {
   const { SyncBusyError, SYNC_BUSY_EXIT } = await import('./run-sync.js');
@@ -74,7 +74,7 @@ async function withSyncDatabase(run: (db: Awaited<ReturnType<typeof openDatabase
 const program = new Command()
   .name('corpdata')
   .description('Operator interface of corpdata. Every command prints one JSON object on success.')
-  // A failure is one line on stderr (DESIGN §6); `--help` shows the usage.
+  // A failure is one line on stderr (design §6); `--help` shows the usage.
   .configureOutput({ outputError: (line, write) => write(`corpdata: ${line.replace(/^error: /, '').trim()}\n`) });
 
 program

@@ -59,7 +59,7 @@ function runSync<T>(
   );
 }
 
-/** `bin/corpdata sync sec` (DESIGN §15), with the settings of `config`. */
+/** `bin/corpdata sync sec` (design §15), with the settings of `config`. */
 export function runSecSync(
   db: Kysely<Database>,
   config: Config,
@@ -77,7 +77,7 @@ export function runSecSync(
   );
 }
 
-/** `bin/corpdata sync esef` (DESIGN §15), with the settings of `config`. */
+/** `bin/corpdata sync esef` (design §15), with the settings of `config`. */
 export function runEsefSync(
   db: Kysely<Database>,
   config: Config,

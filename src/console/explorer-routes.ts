@@ -42,7 +42,7 @@ function unknownCompany(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * The data explorer (DESIGN §16): company search, a company's coverage and purchases with charts
+ * The data explorer (design §16): company search, a company's coverage and purchases with charts
  * and tables, the buy step, and the bought data with its downloads. Buying charges through the
  * API's own bill (console-purchase.ts); the search is free here.
  */

@@ -1,5 +1,5 @@
 /**
- * Credit prices of the spec's free-standing calls (§4, §8); each dataset declares its own.
+ * Credit prices of the free-standing calls (design §2); each dataset declares its own.
  * Errors (4xx, 5xx) always cost nothing.
  */
 export const SEARCH_CREDITS = 1;

@@ -35,7 +35,7 @@ export interface TracePoint {
   /** The HTML page of `/trace/{id}`. */
   page(access: TraceAccess, publicUrl: string): Promise<string>;
   /**
-   * The same facts as data (DESIGN §11.3): `GET /api/v1/trace/{id}` and `/trace/{id}` asked for
+   * The same facts as data (design §11.3): `GET /api/v1/trace/{id}` and `/trace/{id}` asked for
    * JSON. Values only for `bought`, as on the page; its schema is the dataset's
    * `provenanceSchema` (a point without this hook answers those 404).
    */
@@ -60,7 +60,7 @@ export interface DatasetExample {
 }
 
 /**
- * One dataset of the API, declared in one place (DESIGN §13): billing, purchases, subscriptions,
+ * One dataset of the API, declared in one place (design §13): billing, purchases, subscriptions,
  * the route, the OpenAPI document, mock data, trace pages and the bundle go through this and
  * name no dataset, so a new dataset is a folder and one line in the registry.
  */
@@ -71,11 +71,11 @@ export interface Dataset<R = unknown> {
   readonly label: string;
   /** The subscription an account needs (several datasets may share one). */
   readonly subscription: string;
-  /** Route and OpenAPI texts; the query parameters are those of every dataset (§1). */
+  /** Route and OpenAPI texts; the query parameters are those of every dataset (design §1). */
   readonly route: {
     path: string;
     operationId: string;
-    /** Of `{path}/periods`, the free list of available periods (§11.2). */
+    /** Of `{path}/periods`, the free list of available periods (design §11.2). */
     periodsOperationId: string;
     summary: string;
     description: string;
@@ -96,7 +96,7 @@ export interface Dataset<R = unknown> {
    * "available periods" query answers.
    */
   load(db: Kysely<Database>, companyId: string, publicUrl: string): Promise<CompanyData<R>>;
-  /** Test-token records (§1.11): deterministic, plausible, written nowhere. */
+  /** Test-token records (design §1.11): deterministic, plausible, written nowhere. */
   mock(identifier: string, requestedPeriod: number, publicUrl: string): R[];
   /** Finds one of this dataset's data points by its trace id (undefined: not one of ours). */
   trace?(db: Kysely<Database>, id: string): Promise<TracePoint | undefined>;
@@ -110,7 +110,7 @@ export interface Dataset<R = unknown> {
   /**
    * For a dataset of figures read from filings (revenues, net income): the concepts it reads and
    * the table it fills. Every filings ingest (`ingest sec-*`, `ingest esef`, `sync`) and the demo
-   * builder fill each such dataset by the same rules (DESIGN §10, §14).
+   * builder fill each such dataset by the same rules (design §10, §14).
    */
   readonly figures?: FigureSpec;
   /**

@@ -36,7 +36,7 @@ export async function accessOf(db: Kysely<Database>, found: FoundPoint, accountI
 }
 
 /**
- * A data point's provenance as JSON (DESIGN §11.3) as `accountId` may see it, whatever its
+ * A data point's provenance as JSON (design §11.3) as `accountId` may see it, whatever its
  * dataset; undefined for an unknown id (or a dataset that has no JSON provenance).
  */
 export async function loadProvenance(

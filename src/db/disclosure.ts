@@ -1,6 +1,6 @@
 /**
  * When a document was disclosed, for ordering and for `year_of_disclosure`: its publication date;
- * when its source gives none (a GHG report, an ESEF report the index does not list: DESIGN §13.6,
+ * when its source gives none (a GHG report, an ESEF report the index does not list: design §13.6,
  * §14.5), the year after the latest period it reports on. Stored documents write an unknown date
  * as ''; the answers show it as unknown, never as a made-up date.
  */

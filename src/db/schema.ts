@@ -57,7 +57,7 @@ export interface ListingTable {
 export type DocumentStatus = 'pending' | 'processed' | 'failed';
 
 /**
- * What a document is (DESIGN §1.4): an annual report or filing (revenues) or a sustainability
+ * What a document is (design §1.4): an annual report or filing (revenues) or a sustainability
  * report (GHG emissions). A dataset's periods come only from processed documents of its kind.
  */
 export type DocumentKind = 'financial' | 'sustainability';
@@ -79,7 +79,7 @@ export interface DocumentTable {
   /** For a filing: its main document (primary HTML), from SEC submissions; null when not recorded. */
   main_document_url: string | null;
   /**
-   * Where the document came from and the source's key for it (DESIGN §15): `sec` and the accession
+   * Where the document came from and the source's key for it (design §15): `sec` and the accession
    * number, `esef` and the report's `fxo_id`, `bundle` and the document_id. Unique together.
    */
   source: string | null;
@@ -159,7 +159,7 @@ export interface LedgerTable {
 
 export interface PurchaseTable {
   account_id: string;
-  /** The dataset bought (§13): one company-period bought in one dataset is not bought in another. */
+  /** The dataset bought (design §13): one company-period bought in one dataset is not bought in another. */
   dataset: string;
   company_id: string;
   reporting_period: number;
@@ -199,7 +199,7 @@ export interface ConsoleSessionTable {
   expires_at: string;
 }
 
-/** A report in filings.xbrl.org's index (DESIGN §14.5); URLs absolute, timestamps ISO 8601 UTC. */
+/** A report in filings.xbrl.org's index (design §14.5); URLs absolute, timestamps ISO 8601 UTC. */
 export interface EsefFilingTable {
   fxo_id: string;
   filing_id: string | null;

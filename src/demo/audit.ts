@@ -8,9 +8,9 @@ import type { DemoRate } from './fx.js';
 const EXPLANATION: Readonly<Record<CheckName, string>> = {
   same_name_and_country: 'kept apart on purpose: see the "entities:" line of its name',
   revenue_tenfold_change:
-    'served as the filing tags it (DESIGN §10 takes filed figures as filed): the jump is in the source, linked from the trace page for a reader to compare with the filing',
+    'served as the filing tags it (design §10 takes filed figures as filed): the jump is in the source, linked from the trace page for a reader to compare with the filing',
   revenue_concept_switch:
-    'the filer tagged its total revenue under another concept that year (most moved to RevenueFromContractWithCustomer… with ASC 606); each year is the first present of the order of DESIGN §10.3',
+    'the filer tagged its total revenue under another concept that year (most moved to RevenueFromContractWithCustomer… with ASC 606); each year is the first present of the order of design §10.3',
   scope1_tenfold_change: 'served as the GHG source gives it for the report it names (see the "ghg" lines of this report)',
   document_of_another_company: 'a defect: the demo builder must not make one',
   document_without_figure: 'a defect: the demo builder writes a document only with a figure',

@@ -129,7 +129,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         d.accession ?? '',
         d.kind,
         d.mainDocumentUrl ?? '',
-        // As export writes it (DESIGN §15): an import keeps where each document came from.
+        // As export writes it (design §15): an import keeps where each document came from.
         d.source?.name ?? (d.accession === undefined ? 'bundle' : 'sec'),
         d.source?.key ?? d.accession ?? d.id,
       ]),

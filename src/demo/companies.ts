@@ -123,7 +123,7 @@ export class Companies {
     const ticker = tickerOfSymbol(symbol);
     const isinOwner = isin === null ? undefined : this.#isins.get(isin);
     if (isinOwner !== undefined) {
-      // Same ISIN, same company (DESIGN §1.3): a further listing of it. The source gives some
+      // Same ISIN, same company (design §1.3): a further listing of it. The source gives some
       // lines (preference shares, notes) their issuer's ISIN, so the ISIN stays on the first.
       if (!this.#list(isinOwner, ticker, mic, null, row)) return undefined;
       this.report.note(row, `merged into ${isinOwner.name} (same ISIN ${isin}), listed as ${ticker} on ${mic}`);

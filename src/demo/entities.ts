@@ -50,7 +50,7 @@ const sameForm = (a: DemoCompany, b: DemoCompany) => {
 };
 
 /**
- * One company per entity (DESIGN §1.3): companies of the same normalized name (as the GHG match
+ * One company per entity (design §1.3): companies of the same normalized name (as the GHG match
  * reads names) and the same country are listings of one company. A company whose country no
  * source gives (the SEC's ticker list names none) is of the one country its namesakes have; where
  * they have several, or where its legal form differs from theirs (Castellum, Inc. is not

@@ -47,7 +47,7 @@ async function indexRows(esefDir: string): Promise<EsefFilingTable[]> {
 
 /**
  * Every figure of every spec in the ESEF reports beside the reference data (`esef/xbrl-json/`),
- * chosen by the rules `bin/corpdata ingest esef` applies (DESIGN §14) through the same source: a
+ * chosen by the rules `bin/corpdata ingest esef` applies (design §14) through the same source: a
  * report's filer is matched to the one demo company of its normalized name and country (the demo's
  * sources give no LEIs; the LEI is then recorded on it, as ingest does). A filer no demo company
  * lists is reported, not added. `figures` is in the order of `specs`.

@@ -81,7 +81,7 @@ export function filedFigure(
 /**
  * Every figure of every spec in the SEC filings beside the reference data (`filings/`:
  * companyfacts files and data set zips), chosen by the very rules `bin/corpdata ingest` applies
- * (DESIGN §10), so the demo holds what an operator would get by ingesting those files. A filer is
+ * (design §10), so the demo holds what an operator would get by ingesting those files. A filer is
  * matched to its demo company by CIK; one the demo's SEC ticker list lacks is reported, not added.
  * The documents are the filings any spec's figures come from; `figures` is in the order of `specs`.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a source's emission rows as DESIGN §13.6 asks: only a source's total for a scope is a
+ * Reading a source's emission rows as design §13.6 asks: only a source's total for a scope is a
  * figure, never a sub-line (a gas, a business line, a boundary subset). Pure functions, so the
  * rules are tested on their own and the demo builder only applies them.
  */
@@ -98,7 +98,7 @@ const ANY_URL_RE = /(https?|file):\/\/[^\s,;"]+/;
 const YEARS = ['2019', '2020'] as const;
 
 /**
- * The reports a Carbon Gap row names, by the year whose figures each holds (DESIGN §13.6: each
+ * The reports a Carbon Gap row names, by the year whose figures each holds (design §13.6: each
  * figure cites the report the source names for its year). The column lists one report, or several
  * separated by ";" ("2019, page 49 https://… ; 2020, page 1 https://…"): a report is for the year
  * its text names (2019 or 2020, alone); when no report names a year, the first is 2020's (the

@@ -87,7 +87,7 @@ export class GhgSources {
    * row of its report date, else the one in its year's column, else the block's only one; without
    * one it is left out. Segments made up by the sample ("Eni S.P.A. - Oil") are left out, and so
    * is every financial or portfolio column. Per scope and year only the block's total is read
-   * (DESIGN §13.6, `pickTotal`): a row labelled total ("total", "combined", "all"…), else the one
+   * (design §13.6, `pickTotal`): a row labelled total ("total", "combined", "all"…), else the one
    * unlabelled row; a scope with sub-lines only is left out and counted with its reason.
    */
   addOsClimate(path: string, file: string): void {
@@ -291,7 +291,7 @@ export class GhgSources {
    * Matches every figure's company to the catalog and turns figures into documents (one per
    * company, report URL and vintage) and bundle rows. No source gives a publication date, so none
    * is written (the trace page says it is unknown). A later report repeating the value an earlier
-   * one gave for the same company, period and scope adds no data point (DESIGN §13.6); a report
+   * one gave for the same company, period and scope adds no data point (design §13.6); a report
    * left without figures is left out.
    */
   build(companies: readonly DemoCompany[]): { documents: GhgDocument[]; figures: GhgFigure[]; report: string[] } {

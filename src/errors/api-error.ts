@@ -81,7 +81,7 @@ export function unauthorized(failure: AuthFailure): ApiError {
 }
 
 /**
- * Only GET reaches the API (DESIGN §11.4): HEAD would be billed like GET, and nothing else exists;
+ * Only GET reaches the API (design §11.4): HEAD would be billed like GET, and nothing else exists;
  * the documented POST operations (batches of jobs) answer POST only.
  */
 export function methodNotAllowed(method: string, allowed = 'GET'): ApiError {

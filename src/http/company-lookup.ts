@@ -2,7 +2,7 @@ import type { Catalog, Company } from '../catalog/catalog.js';
 import { ApiError, badRequest } from '../errors/api-error.js';
 import type { ProblemExtensions } from './problem.js';
 
-/** The identifier parameters every dataset endpoint and its periods endpoint take (§1.1). */
+/** The identifier parameters every dataset endpoint and its periods endpoint take (design §1.1). */
 export interface Identifiers {
   company_id?: string | undefined;
   isin?: string | undefined;
@@ -14,7 +14,7 @@ export interface Identifiers {
 const MISSING = 'Missing identifier: give one of company_id, isin, lei or ticker (mic_code alone is not enough).';
 
 /**
- * The identifier that counts (DESIGN §1.1): company_id > isin > lei > ticker (+ mic_code).
+ * The identifier that counts (design §1.1): company_id > isin > lei > ticker (+ mic_code).
  * `described` names the parameters, never their values: a 404 echoes no input (docs/hardening.md).
  */
 export function lookUp(catalog: Catalog, q: Identifiers): { company: Company | undefined; described: string } {

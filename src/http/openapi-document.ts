@@ -5,7 +5,7 @@ import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
 
 /**
  * Turns the document @fastify/swagger generates from the route schemas into the one served at
- * /api/v1/openapi.json (DESIGN §11.7), for generated clients and linters: named schemas in
+ * /api/v1/openapi.json (design §11.7), for generated clients and linters: named schemas in
  * `components` referenced by `$ref` (one `CompanyRecord` type, not one per operation), the headers
  * every answer carries marked required, the refusals every operation may meet (401's
  * `WWW-Authenticate`, 429 with `Retry-After`), an example for each parameter and response body,

@@ -26,7 +26,7 @@ export const ReportingPeriod = Type.Union(
 );
 
 /**
- * A Market Identifier Code of the spec's list as one enum (DESIGN §11.7), not a union of literals,
+ * A Market Identifier Code of the spec's list as one enum (design §11.7), not a union of literals,
  * for parameters and records alike: generated clients get one string-union type.
  */
 export function micCodeSchema(description: string) {

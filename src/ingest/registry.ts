@@ -3,7 +3,7 @@ import { esefCommands } from './esef/esef-commands.js';
 import { secCommands } from './sec-filings/sec-commands.js';
 
 /**
- * Every source's `ingest` commands, one line per source (DESIGN §15). Only the composition root
+ * Every source's `ingest` commands, one line per source (design §15). Only the composition root
  * (`src/cli/main.ts`) imports this list; `docs/new-source.md` walks through adding a line.
  */
 export const INGEST_COMMANDS: readonly IngestCommand[] = [...secCommands, ...esefCommands];

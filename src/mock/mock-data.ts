@@ -3,7 +3,7 @@ import type { CompanyRecord } from '../catalog/catalog.js';
 import { UUID_TEXT } from '../catalog/identifiers.js';
 
 /**
- * Deterministic mock data for the test token (DESIGN §1.11): the same request always gets the
+ * Deterministic mock data for the test token (design §1.11): the same request always gets the
  * same body, values look plausible, and every company is plainly called "Mock".
  */
 export function digest(seed: string): Buffer {

@@ -65,7 +65,7 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
   };
 }
 
-/** The findings of the data-quality audit over everything the database holds (DESIGN §6). */
+/** The findings of the data-quality audit over everything the database holds (design §6). */
 export async function checkData(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<Finding[]> {
   return auditFindings(await readAuditInput(db, specs));
 }

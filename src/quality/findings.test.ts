@@ -73,7 +73,7 @@ describe('the data-quality audit', () => {
     expect(auditReport(findings)).toMatchObject({ findings: 0, items: [] });
   });
 
-  it('places a document of unknown date in the year after the period it covers (DESIGN §14.5)', () => {
+  it('places a document of unknown date in the year after the period it covers (design §14.5)', () => {
     const input = (undatedPeriod: number): AuditInput => ({
       companies: [company('k', 'Kainos Group plc', 'United Kingdom')],
       documents: [

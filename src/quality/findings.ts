@@ -1,7 +1,7 @@
 import { matchKey } from '../catalog/search/match-key.js';
 import { disclosureOrder } from '../db/disclosure.js';
 
-/** The checks of `bin/corpdata check-data` (DESIGN §6), by the name a finding carries. */
+/** The checks of `bin/corpdata check-data` (design §6), by the name a finding carries. */
 export type CheckName =
   | 'same_name_and_country'
   | 'revenue_tenfold_change'
@@ -45,7 +45,7 @@ export interface AuditInput {
 
 /**
  * The documents a filed figure cites: its own, and the later filings that confirmed it by repeating
- * it rounded (`confirmed_by`: `document_id=value` pairs), whose trace it names (DESIGN §10.6).
+ * it rounded (`confirmed_by`: `document_id=value` pairs), whose trace it names (design §10.6).
  */
 export function citedDocuments(documentId: string, confirmedBy: string | null | undefined): string[] {
   const confirming = (confirmedBy ?? '').split(' ').filter((p) => p !== '');
@@ -92,7 +92,7 @@ const tenfold = (a: number, b: number) =>
   a !== 0 && b !== 0 ? Math.max(Math.abs(a), Math.abs(b)) / Math.min(Math.abs(a), Math.abs(b)) > TENFOLD : a !== b;
 
 /**
- * Every finding of the data-quality audit (DESIGN §6 `check-data`), in a stable order: by check,
+ * Every finding of the data-quality audit (design §6 `check-data`), in a stable order: by check,
  * then company, period and document. Pure: the CLI reads the database into an {@link AuditInput},
  * the demo builder its bundle, so both find the same.
  */

@@ -18,7 +18,7 @@ const BANNER = (by: string) =>
 
 /**
  * The datasets a document serves, in its order: a dataset is a path `/api/v1/{name}` that has a
- * `/api/v1/{name}/periods` beside it (DESIGN §11.2), so the list follows the server's registry.
+ * `/api/v1/{name}/periods` beside it (design §11.2), so the list follows the server's registry.
  */
 export function datasetNamesOf(document: { paths?: Record<string, unknown> }): string[] {
   const paths = Object.keys(document.paths ?? {});

@@ -56,11 +56,11 @@ export function decimal6(x: number): string {
   return text.replace(/0+$/, '').replace(/\.$/, '');
 }
 
-/** `revenues.csv`'s own columns (DESIGN §5), without the optional filed-figure ones. */
+/** `revenues.csv`'s own columns (design §5), without the optional filed-figure ones. */
 const REVENUE_COLUMNS = ['company_id', 'document_id', 'reporting_period', 'value', 'currency'];
 
 /**
- * Writes a synthetic bundle of any size into `dir` (DESIGN §5): every spec currency (given at least
+ * Writes a synthetic bundle of any size into `dir` (design §5): every spec currency (given at least
  * as many companies as currencies), the FX rates of every currency-year it uses, valid ISINs and
  * LEIs, secondary listings and ADRs, pending/processed/failed documents, restatements, figures
  * in sub-units (ZAC, ILA). The same options always give the same bytes. Rows are written as they

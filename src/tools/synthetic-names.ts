@@ -148,8 +148,8 @@ function ticker(n: number): string {
 
 /**
  * The markets of a generated company, in the mix of a catalog grown past the listed companies to
- * every LEI holder (DESIGN §12): most hold no listing or trade over the counter or on a small
- * exchange; about a tenth list on an exchange of DESIGN §1.3's order, a twentieth on one of its
+ * every LEI holder (design §12): most hold no listing or trade over the counter or on a small
+ * exchange; about a tenth list on an exchange of design §1.3's order, a twentieth on one of its
  * first five, and one in two hundred on several markets.
  */
 function markets(rng: () => number): string[] {

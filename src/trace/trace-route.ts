@@ -13,7 +13,7 @@ import { isMockTraceId, mockProvenance, mockTracePage } from './mock-trace.js';
  * document; its values only an account signed in to the console that bought the company-period
  * in the data point's dataset. Each dataset finds and renders its own points. Asked for JSON
  * (`Accept: application/json`), it answers the same as provenance data, whose values an account
- * sees by its console session or by an API key (DESIGN §11.3); a key that fails is a 401.
+ * sees by its console session or by an API key (design §11.3); a key that fails is a 401.
  */
 export function traceRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {

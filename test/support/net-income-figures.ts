@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/schema.js';
 import type { FigureSpec } from '../../src/ingest/core/figure-spec.js';
 
 /**
- * A second figure spec, as net income will declare it (DESIGN §17), writing to a table the test
+ * A second figure spec, as net income will declare it (design §17), writing to a table the test
  * makes: the filings pipeline must give it its figures with no change of its own.
  */
 export const testNetIncome: FigureSpec = {

@@ -1,7 +1,7 @@
 import { lowerBound } from './postings.js';
 
 /**
- * The edits a query word may hold and still find a name word (DESIGN §1.12): two from five
+ * The edits a query word may hold and still find a name word (design §1.12): two from five
  * characters, one for three or four, none below. Short words are where a wrong guess is cheapest
  * to make ("bank" is one edit from "band", "bark", "bunk"), so they get fewer edits and keep their
  * first letter ({@link keepsFirstLetter}).

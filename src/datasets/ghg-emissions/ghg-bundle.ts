@@ -91,7 +91,7 @@ async function check(db: Kysely<Database>): Promise<ImportIssue[]> {
   });
 }
 
-/** `ghg_emissions.csv` (DESIGN §13.5): figures in t, kt or Mt CO2e, stored as whole tonnes. */
+/** `ghg_emissions.csv` (design §13.5): figures in t, kt or Mt CO2e, stored as whole tonnes. */
 export const ghgBundle: DatasetBundle = {
   file: FILE,
   columns: ['company_id', 'document_id', 'reporting_period', 'scope', 'value', 'unit'],

@@ -16,7 +16,7 @@ export const GhgDocumentSchema = documentProvenanceSchema({
 });
 
 /**
- * An emission point's provenance as JSON (DESIGN §11.3): the report, its page and the reported
+ * An emission point's provenance as JSON (design §11.3): the report, its page and the reported
  * unit for anyone with a key; the figures only for an account that bought the company-period in
  * the ghg-emissions dataset (buying its revenues does not show them).
  */

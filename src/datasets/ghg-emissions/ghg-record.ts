@@ -4,7 +4,7 @@ import type { GhgScope } from '../../db/schema.js';
 /** Scopes in the order a 200 lists them. */
 export const GHG_SCOPES: readonly GhgScope[] = ['1', '2-location', '2-market', '3'];
 
-/** An emission record of `GET /api/v1/ghg-emissions` (DESIGN §13.3): exactly these eight fields. */
+/** An emission record of `GET /api/v1/ghg-emissions` (design §13.3): exactly these eight fields. */
 export const GhgEmissionRecordSchema = Type.Object(
   {
     year_of_disclosure: Type.Integer({
@@ -26,7 +26,7 @@ export const GhgEmissionRecordSchema = Type.Object(
 );
 export type GhgEmissionRecord = Static<typeof GhgEmissionRecordSchema>;
 
-/** The year a report was disclosed (DESIGN §13.6): shared with every document (`db/disclosure.ts`). */
+/** The year a report was disclosed (design §13.6): shared with every document (`db/disclosure.ts`). */
 export { disclosureYear } from '../../db/disclosure.js';
 
 export const scopeRank = (scope: string): number => GHG_SCOPES.indexOf(scope as GhgScope);

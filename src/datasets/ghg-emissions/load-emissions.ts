@@ -6,7 +6,7 @@ import { disclosureYear, type GhgEmissionRecord, scopeRank } from './ghg-record.
 /**
  * One company's emission figures from processed documents. A period is available when a processed
  * sustainability report of the company reports on it, or when a processed document holds an
- * emission figure for it (DESIGN §1.4); a financial report makes no emission period.
+ * emission figure for it (design §1.4); a financial report makes no emission period.
  */
 export async function loadCompanyEmissions(
   db: Kysely<Database>,

@@ -8,7 +8,7 @@ import type { TraceFacts } from '../kit/money-figures/figure-facts.js';
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 
 /**
- * An intensity's provenance as JSON (DESIGN §11.3): both source documents for anyone with a key;
+ * An intensity's provenance as JSON (design §11.3): both source documents for anyone with a key;
  * the figures only for an account that bought the company-period in the ghg-intensity dataset
  * (buying its emissions or revenues does not show them).
  */

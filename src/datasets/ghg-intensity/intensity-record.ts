@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { GHG_SCOPES } from '../ghg-emissions/ghg-record.js';
 
-/** An intensity record of `GET /api/v1/ghg-intensity` (DESIGN §13.4). */
+/** An intensity record of `GET /api/v1/ghg-intensity` (design §13.4). */
 export const GhgIntensityRecordSchema = Type.Object(
   {
     reporting_period: Type.Integer(),

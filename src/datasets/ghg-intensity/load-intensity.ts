@@ -24,7 +24,7 @@ interface IntensityPoint {
 }
 
 /**
- * For each period covered by both a sustainability report and a financial report (DESIGN §1.4:
+ * For each period covered by both a sustainability report and a financial report (design §1.4:
  * intensity needs both), one intensity per scope that has both
  * an emission figure and a positive revenue figure, each the latest disclosed (the last in the
  * API's order). This pairing is the only one served: a trace id is valid only if made here.

@@ -14,7 +14,7 @@ export function signedOutNotice(sentence: string, id: string): Html {
 <p><a href="/account/sign-in?next=${encodeURIComponent(`/trace/${id}`)}">Sign in</a> to see them.</p></div>`;
 }
 
-/** A publication date, or that the source gives none (never a made-up one: DESIGN §13.6, §14.5). */
+/** A publication date, or that the source gives none (never a made-up one: design §13.6, §14.5). */
 export function publishedText(publishedOn: string): string {
   return publishedOn === '' ? 'unknown (the source gives no publication date)' : publishedOn;
 }

@@ -4,11 +4,11 @@ import type { MoneyFigureSpec } from '../kit/money-figures/money-figure-spec.js'
 import { netIncomeExamples } from './net-income-examples.js';
 import { NET_INCOME_PRICES } from './net-income-prices.js';
 
-/** One net income record: a revenue record's shape with its own metric (DESIGN §17). */
+/** One net income record: a revenue record's shape with its own metric (design §17). */
 export type NetIncomeRecord = MoneyRecord<'Net Income'>;
 
 /**
- * Net income from filings (DESIGN §17): the profit attributable to the parent's owners where the
+ * Net income from filings (design §17): the profit attributable to the parent's owners where the
  * filing separates it (`NetIncomeLoss`, IFRS `ProfitLossAttributableToOwnersOfParent`), else the
  * profit of the whole group (`ProfitLoss`). A loss is a negative figure.
  */

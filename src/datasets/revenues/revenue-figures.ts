@@ -3,7 +3,7 @@ import { pointId } from '../../ingest/core/rates.js';
 import { figureBundleColumns } from '../kit/money-figures/figure-bundle.js';
 
 /**
- * Revenue from filings (DESIGN §10.3, §14.2). A total comes before any part of it: a utility's
+ * Revenue from filings (design §10.3, §14.2). A total comes before any part of it: a utility's
  * total operating revenues (`RegulatedAndUnregulatedOperatingRevenue`) before its contract
  * revenue, a bank's total net revenue before anything narrower. Never the largest candidate: a
  * contract revenue can exceed the total it is part of (Southern 2024), a card network's gross

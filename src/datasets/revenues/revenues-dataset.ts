@@ -4,7 +4,7 @@ import type { MoneyFigureSpec } from '../kit/money-figures/money-figure-spec.js'
 import { revenueFigures } from './revenue-figures.js';
 import { REVENUE_PRICES } from './revenue-prices.js';
 
-/** One revenue record (spec §2.1). */
+/** One revenue record (design §1.6). */
 export type RevenueRecord = MoneyRecord<'Total Revenue'>;
 
 /** What the kit needs to serve revenues: its figure table, metric, prices and words. */
@@ -15,7 +15,7 @@ export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
   pointKey: 'revenue',
   mockSeed: 'revenue',
   prices: REVENUE_PRICES,
-  // The bundle file's columns and its place in every summary are a contract (DESIGN §5).
+  // The bundle file's columns and its place in every summary are a contract (design §5).
   bundleFile: 'revenues.csv',
   bundleCurrencyColumn: 'currency',
   bundleAlwaysListed: true,

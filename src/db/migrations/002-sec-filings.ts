@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../connect.js';
 
 /**
- * Filed figures (DESIGN §10): a company's SEC CIK, the form and accession number of a filing,
+ * Filed figures (design §10): a company's SEC CIK, the form and accession number of a filing,
  * and the XBRL concept and period each figure was read from, so its trace page can show how it
  * was chosen. All optional: bundle figures have none of them.
  */

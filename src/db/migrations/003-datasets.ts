@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../connect.js';
 
 /**
- * Datasets (DESIGN §13): purchases keyed by dataset as well, so buying one dataset's figures of a
+ * Datasets (design §13): purchases keyed by dataset as well, so buying one dataset's figures of a
  * company-period does not make another's a repeat; a set of subscriptions per account; the
  * greenhouse-gas emission points. Purchases made before belong to `revenues`, and an account's
  * old single subscription becomes a set of one (or none).

@@ -3,7 +3,7 @@ import type { Dialect } from '../connect.js';
 
 /**
  * What a charge was for, beside its endpoint and company-period: the query of a company search
- * (DESIGN §16: the console's ledger says what was searched). Null for every other line and for
+ * (design §16: the console's ledger says what was searched). Null for every other line and for
  * lines written before this column.
  *
  * PostgreSQL: `charge_batch` (005) and `charge_all` (006) take one more array, `p_detail`, one

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../connect.js';
 
 /**
- * A document is identified by its source and the source's key for it (DESIGN §15): an SEC filing
+ * A document is identified by its source and the source's key for it (design §15): an SEC filing
  * by `sec` and its accession number, an ESEF report by `esef` and its `fxo_id`, a bundle's document
  * by `bundle` and its document_id. `form` and `accession` stay for SEC filings (bundles carry them).
  */

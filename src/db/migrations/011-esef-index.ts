@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../connect.js';
 
 /**
- * ESEF reports as filings.xbrl.org's index lists them (DESIGN §14.5): one row per `fxo_id`, with
+ * ESEF reports as filings.xbrl.org's index lists them (design §14.5): one row per `fxo_id`, with
  * the filer's LEI and country, the period end, when the report was added (a document's
  * published_on) and its report, viewer, JSON and package URLs. Written by `ingest esef-index`;
  * read when reports are ingested and synced.

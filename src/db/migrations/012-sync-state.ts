@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../connect.js';
 
 /**
- * What `sync` keeps between runs (DESIGN §15): each source file it fetched and ingested, with the
+ * What `sync` keeps between runs (design §15): each source file it fetched and ingested, with the
  * validators the source gave (ETag, Last-Modified) so that the next run asks only for what changed,
  * and the one lock that keeps two syncs of a database from running at once. A lock is a lease: its
  * holder renews it while it runs, so one left by a killed process lapses on its own.

@@ -3,7 +3,7 @@ import type { Dialect } from '../connect.js';
 
 /**
  * What a figure's source shows of the fact on its trace page beyond the fields every source shares
- * (DESIGN §14.7, §15), as the source worded it at ingest: a JSON list of labelled fields (an ESEF
+ * (design §14.7, §15), as the source worded it at ingest: a JSON list of labelled fields (an ESEF
  * figure's LEI, fxo_id, fact id, unit, decimals and links). Null for SEC and bundle figures.
  * Added to every money figure table that lacks it (`revenue_points`, `net_income_points`; tables
  * created since by `createFigureTable` have it already).

@@ -25,7 +25,7 @@ const schema = {
   },
 };
 
-/** `GET /api/v1/account` (DESIGN §11.1): costs 0, writes nothing. */
+/** `GET /api/v1/account` (design §11.1): costs 0, writes nothing. */
 export function accountRoute(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.get('/api/v1/account', apiRoute(ctx, schema), async (request, reply) => {
@@ -40,7 +40,7 @@ export function accountRoute(ctx: AppContext): FastifyPluginAsync {
         });
       }
       const held = ctx.subscriptions.filter((s) => caller.subscriptions.has(s));
-      // `subscription` stays as scripts know it (DESIGN §6): revenues when held, else none.
+      // `subscription` stays as scripts know it (design §6): revenues when held, else none.
       const subscription = caller.subscriptions.has('revenues') ? 'revenues' : 'none';
       return reply.send({ account_id: caller.accountId, balance, subscription, subscriptions: held });
     });

@@ -20,7 +20,7 @@ export const leiSchema = () =>
     description: `exactly 20 characters matching ${LEI_PATTERN}.`,
   });
 
-/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (§1). */
+/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (design §1). */
 export const DatasetQuery = Type.Object(
   {
     ticker: Type.Optional(

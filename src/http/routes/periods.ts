@@ -36,7 +36,7 @@ function schemaOf(dataset: Dataset) {
 }
 
 /**
- * `GET {dataset path}/periods` (DESIGN §11.2): the checks of the dataset's endpoint in the same
+ * `GET {dataset path}/periods` (design §11.2): the checks of the dataset's endpoint in the same
  * order (401, 400, 403, 404), and never a charge. It reads the dataset route's own cache, so the
  * periods it lists are exactly those `-N` resolves over.
  */

@@ -42,7 +42,7 @@ const schemaOf = (datasets: readonly Dataset[]) => ({
 });
 
 /**
- * `GET /api/v1/trace/{id}` (DESIGN §11.3): the traceability page's facts as JSON, for a key. Each
+ * `GET /api/v1/trace/{id}` (design §11.3): the traceability page's facts as JSON, for a key. Each
  * dataset answers for its own points; values need a purchase in that dataset.
  */
 export function provenanceRoute(ctx: AppContext): FastifyPluginAsync {

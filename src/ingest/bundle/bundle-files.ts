@@ -1,5 +1,5 @@
 /**
- * The core files of an import bundle (DESIGN §5) and their columns, in import order: the catalog
+ * The core files of an import bundle (design §5) and their columns, in import order: the catalog
  * and the FX rates. Each dataset's figures come in its own file after them (`revenues.csv`,
  * `net_income.csv`…: `DatasetBundle`).
  */
@@ -13,9 +13,9 @@ export const BUNDLE_FILES = {
 export type BundleFile = keyof typeof BUNDLE_FILES;
 
 /**
- * Columns a file may carry after its own (DESIGN §5, §10.8): a company's SEC CIK, a filing's form,
+ * Columns a file may carry after its own (design §5, §10.8): a company's SEC CIK, a filing's form,
  * accession number and main document (`ingest sec-submissions`), a document's kind (`financial`,
- * the default, or `sustainability`), and its source and that source's key (DESIGN §15). Bundles written before lack them and still import; export
+ * the default, or `sustainability`), and its source and that source's key (design §15). Bundles written before lack them and still import; export
  * always writes them.
  */
 export const OPTIONAL_COLUMNS: Readonly<Record<BundleFile, readonly string[]>> = {

@@ -32,7 +32,7 @@ async function* pages<T>(fetch: (after: T | undefined) => Promise<T[]>): AsyncGe
 }
 
 /**
- * Writes the catalog and every dataset's figures (`bundles`) as an import bundle (DESIGN §5) into `dir`: importing it
+ * Writes the catalog and every dataset's figures (`bundles`) as an import bundle (design §5) into `dir`: importing it
  * into an empty database gives the same API answers. Rows come out in a fixed order, so the same
  * database always exports the same bytes. Accounts, keys and the ledger are not part of a bundle,
  * nor is a company without a primary listing (the bundle format cannot hold one).

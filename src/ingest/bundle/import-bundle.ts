@@ -94,7 +94,7 @@ function bundleFiles(dir: string, bundles: readonly DatasetBundle[]): { present:
 }
 
 /**
- * Imports a bundle folder (DESIGN §5) whole or not at all. Rows stream into temporary tables, are
+ * Imports a bundle folder (design §5) whole or not at all. Rows stream into temporary tables, are
  * checked row by row and then as a whole, and only a bundle without a single problem is applied;
  * otherwise {@link ImportError} lists every `file:line` and nothing is written. Importing the same
  * bundle twice changes nothing.

@@ -140,7 +140,7 @@ export interface DocumentRow {
   /** A filing's main document (its primary HTML), beside the filing index of `sourceUrl`. */
   mainDocumentUrl: string | null;
   /**
-   * Where the document came from and that source's key for it (DESIGN §15), as export writes them;
+   * Where the document came from and that source's key for it (design §15), as export writes them;
    * both null when the bundle leaves them out (the database then keeps or derives them).
    */
   source: string | null;

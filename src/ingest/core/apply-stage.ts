@@ -26,7 +26,7 @@ export async function applyStage(db: StageDb): Promise<void> {
         select company_id, ticker, mic_code, isin, 0, (select coalesce(max(added_seq), 0) from listings) + 1000000000 + line from stage_listings where true
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin`,
     // A new document's source is the one its row names (an export's, a filings ingest's), else SEC
-    // when it names an accession, else the bundle (DESIGN §15). A known document keeps the source it
+    // when it names an accession, else the bundle (design §15). A known document keeps the source it
     // has, unless that is the bundle: then the row's (the checks refused a row naming another
     // source for any other known document).
     sql`insert into documents (document_id, company_id, title, source_url, published_on, reporting_period, status, form, accession, kind, main_document_url,

@@ -1,5 +1,5 @@
 /**
- * A dataset of figures read from filings (DESIGN §10, §14, §17): revenues, net income. It declares
+ * A dataset of figures read from filings (design §10, §14, §17): revenues, net income. It declares
  * which concepts it reads and where its figures go; the filings pipeline (`ingest/filings/`) and
  * the demo builder apply the same rules to every spec — annual forms and periods, concept
  * precedence per filing and period, restatements, rounding confirmations, FX — so a new figure

@@ -15,7 +15,7 @@ export interface IngestRun {
 }
 
 /**
- * One `bin/corpdata ingest NAME` (DESIGN §10, §14, §15): a source folder declares its commands and
+ * One `bin/corpdata ingest NAME` (design §10, §14, §15): a source folder declares its commands and
  * the registry (`ingest/registry.ts`) lists them; the CLI builds its help and dispatch from that
  * list. `run` should load its readers on use (`await import(…)`), so that a source does not slow
  * the start of every other command.

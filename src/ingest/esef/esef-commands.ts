@@ -1,6 +1,6 @@
 import type { IngestCommand } from '../core/ingest-command.js';
 
-/** ESEF's ingest commands (DESIGN §14): the index first, then the reports. */
+/** ESEF's ingest commands (design §14): the index first, then the reports. */
 export const esefCommands: readonly IngestCommand[] = [
   {
     name: 'esef-index',

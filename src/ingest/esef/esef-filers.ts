@@ -5,7 +5,7 @@ import type { EsefFact, EsefReport, EsefSkips } from './esef-report.js';
 import { readJsonInputs } from './json-inputs.js';
 import { readEsefReport } from './read-report.js';
 
-/** One report as a document (DESIGN §14.5): identified, dated and linked through the index where it lists it. */
+/** One report as a document (design §14.5): identified, dated and linked through the index where it lists it. */
 export interface EsefFiling {
   /** The document's key in the ESEF source: the `fxo_id`, else `{LEI}-{period end}-{language}`. */
   key: string;

@@ -1,7 +1,7 @@
 import type { Decimals } from './exact-value.js';
 
 /**
- * Why a fact of a concept asked for was left out of a report's figures (DESIGN §14.2, §14.3);
+ * Why a fact of a concept asked for was left out of a report's figures (design §14.2, §14.3);
  * facts of other concepts are read past, not counted.
  */
 export const ESEF_SKIP_REASONS = [
@@ -39,7 +39,7 @@ export interface EsefFact {
   /** First and last day of the period (the OIM's exclusive end made inclusive). */
   start: string;
   end: string;
-  /** DESIGN §10.4 on `end`. */
+  /** design §10.4 on `end`. */
   reportingPeriod: number;
   /** The value as tagged, rounded half away from zero to a whole unit. */
   value: number;

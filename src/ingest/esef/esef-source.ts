@@ -2,7 +2,7 @@ import { stableId } from '../core/stable-id.js';
 import type { FiledFact, Filer, FilingSource, SourceTraceField } from '../filings/source.js';
 import type { EsefFiler, EsefFiling } from './esef-filers.js';
 
-/** Every ESEF report is one form: an annual financial report (DESIGN §14). */
+/** Every ESEF report is one form: an annual financial report (design §14). */
 export const ESEF_FORM = 'ESEF';
 
 /**
@@ -23,7 +23,7 @@ export function countryName(code: string): string | undefined {
 
 /**
  * A report's fact as the shared pipeline takes it: the report's key stands for SEC's accession;
- * what its trace page shows beyond the shared fields (DESIGN §14.7) goes with it.
+ * what its trace page shows beyond the shared fields (design §14.7) goes with it.
  */
 function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts'][number]): FiledFact {
   const trace: SourceTraceField[] = [];
@@ -52,9 +52,9 @@ function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts
 }
 
 /**
- * An ESEF filer as the seam's {@link Filer}: matched by LEI, else by name and country (DESIGN
+ * An ESEF filer as the seam's {@link Filer}: matched by LEI, else by name and country (design
  * §14.1); the facts of all its reports, those the index does not date included (their documents'
- * date is unknown: DESIGN §14.5).
+ * date is unknown: design §14.5).
  */
 export function esefFiler(filer: EsefFiler): Filer {
   const country = filer.country === null ? undefined : countryName(filer.country);
@@ -72,7 +72,7 @@ const periodText = (filing: EsefFiling): string =>
   filing.periodEnd === null ? 'annual report' : `annual report for the year ending ${filing.periodEnd}`;
 
 /**
- * ESEF reports as a source (DESIGN §14.5, §15): a document per report key (the index's `fxo_id`,
+ * ESEF reports as a source (design §14.5, §15): a document per report key (the index's `fxo_id`,
  * else LEI, period end and language), titled by company and period, linked to the report's
  * viewer page on filings.xbrl.org where the index lists it, else its JSON, else the filer's
  * page there; a report the index does not list is published on an unknown date (''), which the

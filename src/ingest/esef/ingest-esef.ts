@@ -20,7 +20,7 @@ export interface EsefIngestSummary extends Omit<FilingsSummary, 'skipped' | 'dat
    * production): read, counted here, and left without a document.
    */
   reports_without_figures: number;
-  /** Reports the index does not list: their documents are published on an unknown date (DESIGN §14.5). */
+  /** Reports the index does not list: their documents are published on an unknown date (design §14.5). */
   reports_undated: number;
   /** Reports stored undated that the index lists now: the same documents, dated and linked. */
   reports_dated: number;
@@ -34,7 +34,7 @@ async function* each(filers: readonly Filer[]): AsyncIterable<Filer> {
 }
 
 /**
- * `bin/corpdata ingest esef` (DESIGN §14): xBRL-JSON reports identified through the stored index
+ * `bin/corpdata ingest esef` (design §14): xBRL-JSON reports identified through the stored index
  * (`ingest esef-index`), read whole and checked first (a malformed report refuses the whole
  * before anything is written), then through the shared filings pipeline in one transaction.
  * The same reports twice change nothing.
@@ -96,7 +96,7 @@ const KEYS_PER_QUERY = 500;
 
 /**
  * A listed report that an earlier ingest stored before the index listed it is that document still
- * (DESIGN §14.5: one document per report): it keeps the key it was stored under (LEI, period end,
+ * (design §14.5: one document per report): it keeps the key it was stored under (LEI, period end,
  * language), and the pipeline dates it, links it and completes its figures' fields. Returns how
  * many such documents are dated by this ingest (those stored undated until now).
  */

@@ -54,7 +54,7 @@ const same = (a: EsefFilingTable, b: EsefFilingTable): boolean => COLUMNS.every(
 const BATCH = 200;
 
 /**
- * Records the reports of filings.xbrl.org index pages (DESIGN §14): every page is read and
+ * Records the reports of filings.xbrl.org index pages (design §14): every page is read and
  * checked first (a malformed page or an error response refuses the whole, naming it), then one
  * transaction adds new reports and updates changed ones. The same pages twice change nothing.
  */

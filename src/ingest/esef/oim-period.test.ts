@@ -18,7 +18,7 @@ describe('OIM periods', () => {
   });
 
   it('counts fiscal years ending in January, March and June to the year they end in', () => {
-    // Inditex: 1 February 2024 to 31 January 2025 is fiscal 2024 in its own words, 2025 by §10.4.
+    // Inditex: 1 February 2024 to 31 January 2025 is fiscal 2024 in its own words, 2025 by design §10.4.
     expect(parseOimPeriod('2024-02-01T00:00:00/2025-02-01T00:00:00')).toMatchObject({
       end: '2025-01-31',
       annual: true,

@@ -14,9 +14,9 @@ export type OimPeriod =
       start: string;
       /** Last day of the period (inclusive): the day before a midnight end. */
       end: string;
-      /** 52/53 weeks or 12 months (DESIGN §10.2). */
+      /** 52/53 weeks or 12 months (design §10.2). */
       annual: boolean;
-      /** DESIGN §10.4 applied to the inclusive end. */
+      /** design §10.4 applied to the inclusive end. */
       reportingPeriod: number;
     };
 

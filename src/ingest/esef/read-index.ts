@@ -5,7 +5,7 @@ import { JsonReader } from '../core/json-reader.js';
 /** Where filings.xbrl.org serves its files; the index writes their URLs relative to it. */
 export const FILINGS_XBRL_ORG = 'https://filings.xbrl.org';
 
-/** One report as filings.xbrl.org's `/api/filings` index describes it (DESIGN §14.5). */
+/** One report as filings.xbrl.org's `/api/filings` index describes it (design §14.5). */
 export interface EsefIndexEntry {
   /** filings.xbrl.org's identity of the report: LEI, period end, `ESEF`, country, sequence. */
   fxoId: string;

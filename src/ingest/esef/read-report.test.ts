@@ -146,7 +146,7 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
     expect(again.skipped).toMatchObject({ inconsistent_duplicates: 3, duplicate: 1 });
   });
 
-  it('skips a figure tagged in thousands in one place and in millions in another: two values (DESIGN §14.3)', async () => {
+  it('skips a figure tagged in thousands in one place and in millions in another: two values (design §14.3)', async () => {
     const doc = endesa();
     doc.facts.X4 = { ...doc.facts.Tag4, value: '25070123000.0', decimals: -3 };
     const r = await one(write('two-precisions.json', doc), [REVENUE]);

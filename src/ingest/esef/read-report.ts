@@ -286,7 +286,7 @@ interface Kept {
 }
 
 /**
- * Merges duplicates (DESIGN §14.3): facts of one concept and period giving one value, in one
+ * Merges duplicates (design §14.3): facts of one concept and period giving one value, in one
  * currency, are one fact (the most precise kept); otherwise the figure is inconsistent.
  */
 function keep(kept: Map<string, Kept>, fact: EsefFact, skipped: EsefSkips): void {

@@ -30,7 +30,7 @@ export function figureStage(spec: FigureSpec): FilingsStage {
 }
 
 /**
- * The LEIs of companies a source matched by name (DESIGN §14.1), recorded on them when they have
+ * The LEIs of companies a source matched by name (design §14.1), recorded on them when they have
  * none yet. (Each staged document's source and key travel in the core stage's documents.)
  */
 export function leiStage(): FilingsStage {

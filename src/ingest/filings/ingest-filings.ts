@@ -73,7 +73,7 @@ export interface IngestOptions {
 }
 
 /**
- * Turns the filers a source reads into documents and data points (DESIGN §10, §14, §15) for every
+ * Turns the filers a source reads into documents and data points (design §10, §14, §15) for every
  * figure spec, through the one staged write every import shares: all of the input is read and
  * checked before anything is written, a malformed file refuses the whole (the reader throws
  * {@link ImportError}), and the same input twice changes nothing. A filer is matched to a company

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nameMatchKey } from './match-company.js';
 
-describe('a filer’s name as matched to the catalog (DESIGN §13.6, §14.1)', () => {
+describe('a filer’s name as matched to the catalog (design §13.6, §14.1)', () => {
   it('ignores case, accents, punctuation, “&”/“and” and a trailing legal form', () => {
     expect(nameMatchKey('Industria de Diseño Textil, S.A.')).toBe(nameMatchKey('INDUSTRIA DE DISENO TEXTIL SA'));
     expect(nameMatchKey('Gamma Holdings plc')).toBe(nameMatchKey('GAMMA HOLDINGS PLC'));

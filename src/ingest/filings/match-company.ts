@@ -9,7 +9,7 @@ type NameIndex = Map<string, Array<{ companyId: string; country: string | null; 
 export type Match = { companyId: string; recordLei?: string };
 
 /**
- * A name without case, accents, punctuation, `&`/`and` and its trailing legal form (DESIGN §13.6):
+ * A name without case, accents, punctuation, `&`/`and` and its trailing legal form (design §13.6):
  * "Industria de Diseño Textil, S.A." and "INDUSTRIA DE DISENO TEXTIL SA" are one key.
  */
 export function nameMatchKey(name: string): string {
@@ -21,7 +21,7 @@ export function nameMatchKey(name: string): string {
 }
 
 /**
- * Finds the catalog company a filer is (DESIGN §10.1, §14.1): by CIK, else LEI, else normalized
+ * Finds the catalog company a filer is (design §10.1, §14.1): by CIK, else LEI, else normalized
  * name and country when exactly one catalog company has them; never guesses, never adds one.
  * The CIK and LEI indexes are read once; names only when a filer without either comes along, so
  * an SEC ingest never reads the catalog's names.

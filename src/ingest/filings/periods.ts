@@ -1,5 +1,5 @@
 /**
- * The period rules every filings source shares (DESIGN §10.2, §10.4, §14.2): which periods are a
+ * The period rules every filings source shares (design §10.2, §10.4, §14.2): which periods are a
  * fiscal year, and which reporting period a fiscal year belongs to.
  */
 

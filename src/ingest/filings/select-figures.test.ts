@@ -95,7 +95,7 @@ describe('selectFigures', () => {
   });
 });
 
-describe('a later value rounded from an earlier one (DESIGN §10.6)', () => {
+describe('a later value rounded from an earlier one (design §10.6)', () => {
   it('is the earlier value at the later value’s precision, up to millions; an equal or a different value is not', () => {
     expect(isRoundedFrom(9_030_008_000, 9_030_000_000)).toBe(true);
     expect(isRoundedFrom(9_030_508_000, 9_031_000_000)).toBe(true);

@@ -29,12 +29,12 @@ export interface Figure {
   reportingPeriod: number;
   /** True when an earlier filing gave this period another value. */
   restatement: boolean;
-  /** The spec's other concepts the filing tagged for the period, in order of preference (DESIGN §10.3). */
+  /** The spec's other concepts the filing tagged for the period, in order of preference (design §10.3). */
   candidates: Candidate[];
 }
 
 /**
- * A later filing whose value is a kept figure rounded to the later value's precision (DESIGN
+ * A later filing whose value is a kept figure rounded to the later value's precision (design
  * §10.6): the same figure, less precise. It adds no data point; the kept one names it.
  */
 export interface Confirmation {
@@ -74,7 +74,7 @@ export interface SelectionRules {
 }
 
 /**
- * Applies DESIGN §10.2–6 to every fact of one filer for one figure spec: annual forms and
+ * Applies design §10.2–6 to every fact of one filer for one figure spec: annual forms and
  * periods, the spec's concept precedence per filing and period, one figure per filing and
  * reporting period, and first-reported plus restatements over time (`stored` takes part, so a
  * later run that brings a newer filing compares it with what the database holds). Returns the new
@@ -91,7 +91,7 @@ export function selectFigures(
 
 /**
  * {@link selectFigures}, and the later filings that confirm a kept figure by repeating it rounded
- * (DESIGN §10.6), so its trace can name them.
+ * (design §10.6), so its trace can name them.
  */
 export function selectFiguresAndConfirmations(
   facts: readonly FiledFact[],

@@ -1,5 +1,5 @@
 /**
- * The source seam (DESIGN §15): a source reads its input into filers, their filings and facts; the
+ * The source seam (design §15): a source reads its input into filers, their filings and facts; the
  * shared pipeline (`ingest-filings.ts`) matches companies, selects figures for every figure spec,
  * assigns periods, detects restatements and writes documents identified by the source's name and
  * its key for the filing. A source is SEC companyfacts or data sets (`sec-filings/sec-source.ts`)
@@ -66,7 +66,7 @@ export function parseTraceFields(text: string | null): SourceTraceField[] {
 /**
  * Who filed, as a source knows them: SEC gives a CIK, ESEF an LEI, and either may give a name
  * and country. A filer is matched to a catalog company by the first it has of CIK, LEI, then
- * normalized name and country (DESIGN §10.1, §14.1).
+ * normalized name and country (design §10.1, §14.1).
  */
 export interface FilerIdentity {
   cik?: string;

@@ -1,7 +1,7 @@
 import { stableId } from '../core/stable-id.js';
 
 /**
- * The rules of DESIGN §10 that are SEC's own and every SEC source shares: which forms are annual
+ * The rules of design §10 that are SEC's own and every SEC source shares: which forms are annual
  * reports, how a CIK and an accession number are written, and which document a filing is. The
  * rules every source shares (periods, concept precedence, restatements) are in `ingest/filings/`.
  */

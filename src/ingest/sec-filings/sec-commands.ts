@@ -2,7 +2,7 @@ import { conceptsOfAll } from '../core/figure-spec.js';
 import type { IngestCommand } from '../core/ingest-command.js';
 
 /**
- * SEC's ingest commands (DESIGN §10): tickers, companyfacts, the financial statement data sets
+ * SEC's ingest commands (design §10): tickers, companyfacts, the financial statement data sets
  * (both through the filings pipeline as `secSource`) and submissions.
  */
 export const secCommands: readonly IngestCommand[] = [

@@ -5,7 +5,7 @@ import { filingDocumentId, filingIndexUrl, isAnnualForm } from './rules.js';
 export type SecFiler = Filer & { cik: string };
 
 /**
- * SEC filings as a source (DESIGN §10, §15): companyfacts and the financial statement data sets
+ * SEC filings as a source (design §10, §15): companyfacts and the financial statement data sets
  * read into the same filers. A filing is one document per accession number, whichever of them
  * brought it, linked to its filing index on EDGAR.
  */

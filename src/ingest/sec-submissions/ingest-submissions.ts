@@ -28,7 +28,7 @@ export function mainDocumentUrl(cik: string, accession: string, primaryDocument:
 }
 
 /**
- * Records each ingested filing's main document from SEC submissions files (DESIGN §10): the
+ * Records each ingested filing's main document from SEC submissions files (design §10): the
  * document of an accession number gets the link of the primary document the submissions name. All
  * input is read and checked first (a malformed file refuses the whole, naming it); then one
  * transaction writes every change. Filings with no document yet are counted, not kept: ingest

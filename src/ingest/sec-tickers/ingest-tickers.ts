@@ -111,7 +111,7 @@ export async function readTickerFile(path: string, limits: IngestLimits = DEFAUL
 }
 
 /**
- * DESIGN §10.1: gives catalog companies their CIK and adds the SEC's filers as companies. A CIK
+ * design §10.1: gives catalog companies their CIK and adds the SEC's filers as companies. A CIK
  * the catalog knows keeps its company (listings it lacks are added); a company listed in the
  * catalog under one of the CIK's tickers on a US market gets the CIK; otherwise a company is added
  * with its tickers on the MICs of SEC's exchange names (as the demo maps them), when the file

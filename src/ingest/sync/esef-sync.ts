@@ -112,7 +112,7 @@ export function firstPageUrl(base: string, country: string | null): string {
 }
 
 /**
- * Syncs ESEF reports from filings.xbrl.org (DESIGN §15): per country the index newest first,
+ * Syncs ESEF reports from filings.xbrl.org (design §15): per country the index newest first,
  * following `links.next` until a page holds only reports already seen (or added before `since`),
  * its pages ingested as `ingest esef-index` does; then every report in scope the sync state does
  * not hold, fetched and ingested in batches as `ingest esef` does, each batch recorded once its
@@ -287,7 +287,7 @@ async function walkIndex(
  * The reports to fetch, oldest first: those the stored index lists in scope (countries, `since`)
  * with an xBRL-JSON, that the sync state does not hold or holds from before filings.xbrl.org
  * processed them again, and whose filer a catalog company is (by LEI, else name and country:
- * DESIGN §14.1; a filer the index does not name is fetched, to be matched by its report). On a
+ * design §14.1; a filer the index does not name is fetched, to be matched by its report). On a
  * dry run, `listed` adds what the pages read would have stored.
  */
 async function pendingReports(

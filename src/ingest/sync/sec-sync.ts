@@ -74,7 +74,7 @@ interface Fetched {
 }
 
 /**
- * Syncs SEC filings (DESIGN §15): the ticker file, then for each filer its companyfacts and its
+ * Syncs SEC filings (design §15): the ticker file, then for each filer its companyfacts and its
  * submissions (with the pages of older filings they list), each asked for conditionally on what
  * the sync state holds, and what came new or changed ingested by the ingests of
  * `bin/corpdata ingest` — so a sync ends with the data that ingesting the same files by hand gives.

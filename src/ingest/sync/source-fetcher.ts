@@ -66,7 +66,7 @@ const RATE_MARGIN = 1.1;
 class TooLarge extends Error {}
 
 /**
- * Fetches a source's files as a polite client should, whatever the source (DESIGN §15): requests
+ * Fetches a source's files as a polite client should, whatever the source (design §15): requests
  * paced under the source's rate, conditional on the validators of the last fetch (so an
  * unchanged file costs a 304, not a download), 429 and 5xx and dropped connections tried again with
  * exponential backoff and jitter, never sooner than `Retry-After`, and given up after the policy's

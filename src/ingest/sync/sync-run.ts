@@ -71,7 +71,7 @@ export interface SyncRun {
 }
 
 /**
- * The frame of every `sync`, whatever the source (DESIGN §15): takes the database's sync lock
+ * The frame of every `sync`, whatever the source (design §15): takes the database's sync lock
  * (or refuses with {@link SyncBusyError}), makes the fetcher and a download folder, runs the
  * source's sync, and gives the lock and the folder back however it ends.
  */

@@ -33,7 +33,7 @@ export const figureBundleColumns = (spec: Pick<MoneyFigureSpec, 'bundleCurrencyC
 ];
 
 /**
- * A money dataset's bundle file (DESIGN §5, §17: `company_id, document_id, reporting_period,
+ * A money dataset's bundle file (design §5, §17: `company_id, document_id, reporting_period,
  * value, ccy` — `currency` in `revenues.csv` — and optionally the filed-figure columns): each row
  * checked and converted to USD with the rate of its currency-year, with the standard checks
  * (document known and the company's, period not after the document's, no figure twice), applied

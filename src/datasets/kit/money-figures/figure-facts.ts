@@ -15,7 +15,7 @@ export interface TraceFacts {
   period: number;
   originalCcy: string;
   document: TraceDocument;
-  /** How a filed figure was read from its SEC filing (DESIGN §10.9); null for a bundle figure. */
+  /** How a filed figure was read from its SEC filing (design §10.9); null for a bundle figure. */
   filing: TraceFiling | null;
   /** Every data point of the company-period that the API serves (processed documents), in the API's order. */
   related: Array<{ pointId: string; document: TraceDocument }>;
@@ -44,13 +44,13 @@ export interface TraceFiling {
   periodStart: string | null;
   periodEnd: string;
   /**
-   * The other concepts of the figure the filing tagged for the period, in order of preference (DESIGN
+   * The other concepts of the figure the filing tagged for the period, in order of preference (design
    * §10.3), so a reader sees why this one was chosen. Their values are figures: shown only to a buyer.
    */
   candidates: Array<{ concept: string; value: number }>;
-  /** Later filings that repeated the figure rounded to their precision (DESIGN §10.6). */
+  /** Later filings that repeated the figure rounded to their precision (design §10.6). */
   confirmedBy: Array<{ document: TraceDocument; value: number }>;
-  /** The document's source (`sec`, `esef`, `bundle`…; DESIGN §15). */
+  /** The document's source (`sec`, `esef`, `bundle`…; design §15). */
   source: string | null;
   /** What the figure's source shows of the fact beyond these fields, in its words (ESEF: LEI, fxo_id, fact id, …). */
   sourceFields: SourceTraceField[];

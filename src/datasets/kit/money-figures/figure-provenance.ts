@@ -7,7 +7,7 @@ import type { MoneyFigureSpec } from './money-figure-spec.js';
 const Currency = Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES] }));
 
 /**
- * What a figure's source says of it beyond the shared fields (DESIGN §14.7, §15), as its trace page
+ * What a figure's source says of it beyond the shared fields (design §14.7, §15), as its trace page
  * shows it: ESEF's LEI, fxo_id, fact id, unit, decimals and the report, viewer and xBRL-JSON links.
  * Public, like the page: none of it is the figure's value.
  */
@@ -38,7 +38,7 @@ const SourceSchema = Type.Object(
 );
 
 /**
- * A figure's provenance as JSON (DESIGN §11.3): where it comes from, for anyone; what it is
+ * A figure's provenance as JSON (design §11.3): where it comes from, for anyone; what it is
  * worth, only for an account that bought its company-period (`values` is null otherwise).
  */
 export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {

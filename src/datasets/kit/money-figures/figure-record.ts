@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { CURRENCIES } from '../../../money/currencies.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
-/** The schema of one record (spec §2.1): the OpenAPI document and the serializer both come from it. */
+/** The schema of one record (design §1.6): the OpenAPI document and the serializer both come from it. */
 export function moneyRecordSchema(spec: MoneyFigureSpec): TSchema {
   return Type.Object(
     {
@@ -28,7 +28,7 @@ export function moneyRecordSchema(spec: MoneyFigureSpec): TSchema {
   );
 }
 
-/** One money figure as the API answers it (spec §2.1): exactly these ten fields. */
+/** One money figure as the API answers it (design §1.6): exactly these ten fields. */
 export interface MoneyRecord<M extends string = string> {
   year_of_disclosure: number;
   reporting_period: number;

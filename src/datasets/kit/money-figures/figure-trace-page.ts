@@ -83,7 +83,7 @@ function candidatesSection(spec: MoneyFigureSpec, f: TraceFiling, shown: boolean
 <table><thead><tr><th scope="col">Concept</th><th scope="col" class="num">Value as filed</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** Later filings that gave the figure again, rounded: the same figure, confirmed (DESIGN §10.6). */
+/** Later filings that gave the figure again, rounded: the same figure, confirmed (design §10.6). */
 function confirmedSection(f: TraceFiling, shown: boolean): Html {
   if (f.confirmedBy.length === 0) return html``;
   const items = f.confirmedBy.map(
@@ -95,7 +95,7 @@ function confirmedSection(f: TraceFiling, shown: boolean): Html {
 <ul>${items}</ul>`;
 }
 
-/** The lines a figure's source adds (DESIGN §15): its own fields, in its own words. */
+/** The lines a figure's source adds (design §15): its own fields, in its own words. */
 function sourceRows(fields: readonly SourceTraceField[]): Html[] {
   return fields.map(
     (s) =>

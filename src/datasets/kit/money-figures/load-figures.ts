@@ -8,7 +8,7 @@ import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 /**
  * The dataset's loader: one company's processed financial documents and figures (two indexed
- * queries). Only a financial document makes a period (DESIGN §1.4): a sustainability report never does.
+ * queries). Only a financial document makes a period (design §1.4): a sustainability report never does.
  */
 export function figureLoader<M extends string>(
   spec: MoneyFigureSpec & { metric: M },

@@ -29,7 +29,7 @@ export interface MoneyFigureSpec {
   readonly bundleFile?: string;
   /**
    * The name of its file's currency column: `ccy` (the default, as the records name it), or
-   * `currency` for `revenues.csv`, whose columns are a contract older than the kit (DESIGN §5).
+   * `currency` for `revenues.csv`, whose columns are a contract older than the kit (design §5).
    */
   readonly bundleCurrencyColumn?: 'ccy' | 'currency';
   /**
@@ -38,7 +38,7 @@ export interface MoneyFigureSpec {
    */
   readonly bundleAlwaysListed?: boolean;
   /**
-   * Read from filings (DESIGN §10, §14): the concepts per taxonomy, most preferred first, and the
+   * Read from filings (design §10, §14): the concepts per taxonomy, most preferred first, and the
    * metric in running text. With a `bundleFile`, the kit declares the dataset's figure spec, so
    * every filings ingest and the demo fill its table.
    */

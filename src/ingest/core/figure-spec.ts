@@ -55,8 +55,9 @@ export function conceptRank(spec: FigureSpec): ConceptRank {
 /** A spec's guard concepts (DESIGN §18.4), in the order it lists them. */
 export const guardConceptsOf = (spec: FigureSpec): string[] => Object.values(spec.guard ?? {}).flat();
 
-/** Whether a concept is one of a spec's guard concepts. */
-export function guardOf(spec: FigureSpec): (concept: string) => boolean {
+/** Whether a concept is one of a spec's guard concepts; undefined for a spec without a guard. */
+export function guardOf(spec: FigureSpec): ((concept: string) => boolean) | undefined {
+  if (spec.guard === undefined) return undefined;
   const guard = new Set(guardConceptsOf(spec));
   return (concept) => guard.has(concept);
 }

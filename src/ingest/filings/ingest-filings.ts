@@ -151,7 +151,7 @@ async function stageFilers(
       (countsOf[i] as FigureCounts).facts += facts.length;
     });
     // A spec's guard facts are read beside its own (DESIGN §18.4), never counted as its facts.
-    const boundsOf = guards.map((guard) => filer.facts.filter((f) => guard(f.concept)));
+    const boundsOf = guards.map((guard) => (guard === undefined ? [] : filer.facts.filter((f) => guard(f.concept))));
     options.onProgress?.(summary.filers);
     const match = await matcher.match(filer);
     const skipAll = (reason: SkipReason) => {
@@ -215,7 +215,7 @@ async function stageFilers(
           counts: countsOf[i] as FigureCounts,
           skip: skipper(countsOf[i] as FigureCounts),
           rank: ranks[i] as SelectionRules['rank'],
-          guard: guards[i] as NonNullable<SelectionRules['guard']>,
+          guard: guards[i],
         },
         {
           filer,
@@ -255,7 +255,7 @@ async function stageSpec(
     counts: FigureCounts;
     skip: (r: SkipReason) => void;
     rank: SelectionRules['rank'];
-    guard: NonNullable<SelectionRules['guard']>;
+    guard: SelectionRules['guard'];
   },
   {
     filer,

@@ -131,7 +131,8 @@ export function selectFiguresAndConfirmations(
   const byPeriod = new Map<string, FiledFact>();
   const passedOver = new Set<string>();
   for (const [key, group] of tagged) {
-    const { chosen, passed } = chooseConcept(group, bounds.get(key) ?? [], rank);
+    const { chosen, passed } =
+      rules.guard === undefined ? chooseConcept(group, [], rank, false) : chooseConcept(group, bounds.get(key) ?? [], rank);
     byPeriod.set(key, chosen);
     if (passed.length > 0) passedOver.add(key);
     for (const f of group) {
@@ -210,12 +211,14 @@ export function selectFiguresAndConfirmations(
  * The statements' arithmetic (DESIGN §18.4): the most preferred candidate, unless the filing tags
  * a larger one for the same period and it is zero or under one of the guard's bounds (cost of
  * revenue, operating income) of the same filing and period; then the next in the order. A lone
- * candidate, or the largest, is never passed over: a company may sell below cost.
+ * candidate, or the largest, is never passed over: a company may sell below cost. Unguarded (a
+ * spec without a guard), the first in the order.
  */
 export function chooseConcept(
   group: readonly FiledFact[],
   bounds: readonly FiledFact[],
   rank: ConceptRank,
+  guarded = true,
 ): { chosen: FiledFact; passed: FiledFact[] } {
   // Stable: among facts of one concept the first read stays first, as before the guard.
   const ordered = [...group].sort((a, b) => (rank(a.concept) ?? 99) - (rank(b.concept) ?? 99));
@@ -224,7 +227,7 @@ export function chooseConcept(
     if (passed.includes(f)) continue;
     const larger = group.some((o) => o.unit === f.unit && o.value > f.value);
     const floor = Math.max(...bounds.filter((b) => b.unit === f.unit).map((b) => b.value));
-    if (larger && (f.value === 0 || f.value < floor)) {
+    if (guarded && larger && (f.value === 0 || f.value < floor)) {
       passed.push(...group.filter((o) => o.concept === f.concept));
       continue;
     }

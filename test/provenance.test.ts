@@ -46,6 +46,7 @@ describe.each(dialects())('provenance as JSON (%s)', (dialect) => {
       period: null,
       filing: null,
       candidates: [],
+      bounds: [],
       confirmed_by: [],
       document: {
         document_id: doc(2),

@@ -17,7 +17,7 @@ interface RevenueRecord {
 
 interface Provenance {
   concept: string;
-  candidates: Array<{ concept: string; value: number | null }>;
+  candidates: Array<{ concept: string; value: number | null; passed_over: string | null }>;
   confirmed_by: Array<{ document_id: string; title: string; source_url: string; published_on: string; value: number | null }>;
   values: { value: number } | null;
 }
@@ -84,7 +84,9 @@ describe.each(dialects())('revenue rules on real filings (%s)', (dialect) => {
       headers: { accept: 'application/json', authorization: `Bearer ${stranger.key}` },
     });
     const body = (await res.json()) as Provenance;
-    expect(body.candidates).toEqual([{ concept: 'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax', value: null }]);
+    expect(body.candidates).toEqual([
+      { concept: 'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax', value: null, passed_over: null },
+    ]);
     expect(body.values).toBeNull();
   });
 

@@ -2,7 +2,7 @@ import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_INGEST_LIMITS } from '../config.js';
 import type { EsefFilingTable } from '../db/schema.js';
-import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { conceptRank, conceptsOfAll, type FigureSpec, guardOf } from '../ingest/core/figure-spec.js';
 import { esefIndexLookup, readEsefFilers } from '../ingest/esef/esef-filers.js';
 import { esefFiler, esefSource } from '../ingest/esef/esef-source.js';
 import { esefFilingRow } from '../ingest/esef/ingest-index.js';
@@ -74,7 +74,9 @@ export async function esefFigures(
     esefIndexLookup(await indexRows(esefDir)),
   );
   const source = esefSource(filers);
-  const rules = specs.map((spec): SelectionRules => ({ rank: conceptRank(spec), isCurrency, isAnnualForm: source.isAnnualForm }));
+  const rules = specs.map(
+    (spec): SelectionRules => ({ rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm: source.isAnnualForm }),
+  );
   const byName = new Map<string, DemoCompany[]>();
   for (const c of companies) {
     const key = `${nameMatchKey(c.name)}|${c.country ?? ''}`;

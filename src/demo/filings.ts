@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { conceptRank, conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { conceptRank, conceptsOfAll, type FigureSpec, guardOf } from '../ingest/core/figure-spec.js';
 import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import {
@@ -93,7 +93,9 @@ export async function filedFigures(
   specs: readonly FigureSpec[],
 ): Promise<{ documents: FiledDocument[]; figures: FiledFigure[][] }> {
   const concepts = conceptsOfAll(specs);
-  const rules = specs.map((spec): SelectionRules => ({ rank: conceptRank(spec), isCurrency, isAnnualForm }));
+  const rules = specs.map(
+    (spec): SelectionRules => ({ rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm }),
+  );
   const byCik = new Map<string, SecFiler>();
   const gather = async (filers: AsyncIterable<SecFiler>) => {
     for await (const f of filers) {

@@ -249,6 +249,7 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
         main_document_url: 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm',
       },
       candidates: [],
+      bounds: [],
       confirmed_by: [],
       document: {
         document_id: DOCUMENT.tenK2025,

@@ -638,6 +638,15 @@ export interface components {
                 concept: string;
                 /** @description As filed; null unless values_included. */
                 value: number | null;
+                /** @description Why the statements' arithmetic passed this candidate over although it comes first in the order (zero, or under the filing's cost of revenue or operating income, beside a larger candidate); null when it comes later in the order. */
+                passed_over: string | null;
+            }[];
+            /** @description The filing's own lines a passed-over candidate was held against; empty unless the statements' arithmetic passed one over. */
+            bounds: {
+                /** @description A line of the filing's statements for the same period (cost of revenue, operating income). */
+                concept: string;
+                /** @description As filed; null unless values_included. */
+                value: number | null;
             }[];
             /** @description Later filings that repeat the figure rounded to their own precision: the same figure, confirmed, not a restatement. */
             confirmed_by: {
@@ -827,6 +836,15 @@ export interface components {
             /** @description The other net income concepts the same filing tagged for the same period, in order of preference: why `concept` was chosen. Empty for an imported figure. */
             candidates: {
                 /** @description Another net income concept the filing tagged for the period. */
+                concept: string;
+                /** @description As filed; null unless values_included. */
+                value: number | null;
+                /** @description Why the statements' arithmetic passed this candidate over although it comes first in the order (zero, or under the filing's cost of revenue or operating income, beside a larger candidate); null when it comes later in the order. */
+                passed_over: string | null;
+            }[];
+            /** @description The filing's own lines a passed-over candidate was held against; empty unless the statements' arithmetic passed one over. */
+            bounds: {
+                /** @description A line of the filing's statements for the same period (cost of revenue, operating income). */
                 concept: string;
                 /** @description As filed; null unless values_included. */
                 value: number | null;
@@ -9138,6 +9156,7 @@ export interface operations {
                      *         "main_document_url": "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm"
                      *       },
                      *       "candidates": [],
+                     *       "bounds": [],
                      *       "confirmed_by": [],
                      *       "document": {
                      *         "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",

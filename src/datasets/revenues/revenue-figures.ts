@@ -25,6 +25,12 @@ export const revenueFigures: FigureSpec = {
     ],
     'ifrs-full': ['ifrs-full:Revenue', 'ifrs-full:RevenueFromContractsWithCustomers'],
   },
+  // A revenue under the filing's own cost of revenue or operating income, beside a larger
+  // candidate, is a sub-line (General Mills' `Revenues` FY2023, Eaton's `Revenues` of 0).
+  guard: {
+    'us-gaap': ['us-gaap:CostOfRevenue', 'us-gaap:CostOfGoodsAndServicesSold', 'us-gaap:OperatingIncomeLoss'],
+    'ifrs-full': ['ifrs-full:CostOfSales', 'ifrs-full:ProfitLossFromOperatingActivities'],
+  },
   table: 'revenue_points',
   bundleFile: 'revenues.csv',
   bundleColumns: figureBundleColumns({ bundleCurrencyColumn: 'currency' }),

@@ -20,6 +20,12 @@ export interface FigureSpec {
    * taxonomies never decides.
    */
   readonly concepts: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The statements' arithmetic a candidate must pass (design §18.4): concepts per taxonomy whose
+   * value, tagged by the same filing for the same period, a candidate must reach when the filing
+   * also tags a larger candidate (revenue: cost of revenue and operating income). Absent: no guard.
+   */
+  readonly guard?: Readonly<Record<string, readonly string[]>>;
   /** The table its figures are written to; same columns as `revenue_points`. */
   readonly table: string;
   /** Its file in an import bundle: `revenues.csv`, `net_income.csv`. */
@@ -46,5 +52,19 @@ export function conceptRank(spec: FigureSpec): ConceptRank {
   return (concept) => rank.get(concept);
 }
 
-/** The concepts any of `specs` reads: what a source's reader keeps of a filing. */
-export const conceptsOfAll = (specs: readonly FigureSpec[]): ReadonlySet<string> => new Set(specs.flatMap(conceptsOf));
+/** A spec's guard concepts (design §18.4), in the order it lists them. */
+export const guardConceptsOf = (spec: FigureSpec): string[] => Object.values(spec.guard ?? {}).flat();
+
+/** Whether a concept is one of a spec's guard concepts; undefined for a spec without a guard. */
+export function guardOf(spec: FigureSpec): ((concept: string) => boolean) | undefined {
+  if (spec.guard === undefined) return undefined;
+  const guard = new Set(guardConceptsOf(spec));
+  return (concept) => guard.has(concept);
+}
+
+/**
+ * The concepts any of `specs` reads, their guards' included: what a source's reader keeps of a
+ * filing.
+ */
+export const conceptsOfAll = (specs: readonly FigureSpec[]): ReadonlySet<string> =>
+  new Set(specs.flatMap((s) => [...conceptsOf(s), ...guardConceptsOf(s)]));

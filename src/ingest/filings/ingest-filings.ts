@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isCurrency } from '../../money/currencies.js';
 import { rateCurrency, toUsd } from '../../money/normalize.js';
-import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
+import { conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
@@ -127,6 +127,7 @@ async function stageFilers(
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };
   const ranks = specs.map(conceptRank);
+  const guards = specs.map(guardOf);
   const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
   // Whether a filer's stored documents must be looked up: not on a first ingest into a database
@@ -149,6 +150,8 @@ async function stageFilers(
     factsOf.forEach((facts, i) => {
       (countsOf[i] as FigureCounts).facts += facts.length;
     });
+    // A spec's guard facts are read beside its own (design §18.4), never counted as its facts.
+    const boundsOf = guards.map((guard) => (guard === undefined ? [] : filer.facts.filter((f) => guard(f.concept))));
     options.onProgress?.(summary.filers);
     const match = await matcher.match(filer);
     const skipAll = (reason: SkipReason) => {
@@ -212,8 +215,15 @@ async function stageFilers(
           counts: countsOf[i] as FigureCounts,
           skip: skipper(countsOf[i] as FigureCounts),
           rank: ranks[i] as SelectionRules['rank'],
+          guard: guards[i],
         },
-        { filer, companyId, facts: factsOf[i] as FiledFact[], anyFiled: anyFiled[i] === true, periodOfFiling },
+        {
+          filer,
+          companyId,
+          facts: [...(factsOf[i] as FiledFact[]), ...(boundsOf[i] as FiledFact[])],
+          anyFiled: anyFiled[i] === true,
+          periodOfFiling,
+        },
         { stageDocument, points: points[i] as StageWriter, nextLine: () => ++line },
         summary,
       );
@@ -239,7 +249,14 @@ async function stageSpec(
     counts,
     skip,
     rank,
-  }: { spec: FigureSpec; counts: FigureCounts; skip: (r: SkipReason) => void; rank: SelectionRules['rank'] },
+    guard,
+  }: {
+    spec: FigureSpec;
+    counts: FigureCounts;
+    skip: (r: SkipReason) => void;
+    rank: SelectionRules['rank'];
+    guard: SelectionRules['guard'];
+  },
   {
     filer,
     companyId,
@@ -258,6 +275,7 @@ async function stageSpec(
   const stored = anyFiled ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map(storedPoint) : [];
   const rules: SelectionRules = {
     rank,
+    guard,
     isCurrency,
     isAnnualForm: (form) => source.isAnnualForm(form),
     filingPeriod: (accession) => periodOfFiling.get(accession),

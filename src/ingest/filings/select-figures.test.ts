@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { revenueFigures } from '../../datasets/revenues/revenue-figures.js';
-import { conceptRank, conceptsOf } from '../core/figure-spec.js';
+import { conceptRank, conceptsOf, guardConceptsOf, guardOf } from '../core/figure-spec.js';
 import { isAnnualForm } from '../sec-filings/rules.js';
 import {
+  chooseConcept,
   type FiledFact,
   isRoundedFrom,
   type SelectionRules,
@@ -260,5 +261,120 @@ describe('a filing without a filed date (an ESEF report no index lists)', () => 
       ['undated-2023', false],
       ['dated-2025', true],
     ]);
+  });
+});
+
+describe("the statements' arithmetic (design §18.4)", () => {
+  const guarded: SelectionRules = { ...revenueRules, guard: guardOf(revenueFigures) };
+  const filing =
+    (accession: string, filed: string, start: string, end: string) =>
+    (concept: string, value: number): FiledFact => ({
+      concept,
+      start,
+      end,
+      value,
+      unit: 'USD',
+      accession,
+      form: '10-K',
+      filed,
+    });
+  // General Mills' 10-K for the year ended 28 May 2023, as tagged in its companyfacts.
+  const gis = filing('0001193125-23-181770', '2023-06-29', '2022-05-30', '2023-05-28');
+  const gisFacts = [
+    gis('us-gaap:Revenues', 1_957_400_000),
+    gis('us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 20_094_200_000),
+    gis('us-gaap:CostOfGoodsAndServicesSold', 13_548_400_000),
+    gis('us-gaap:OperatingIncomeLoss', 3_433_800_000),
+  ];
+
+  it("passes over a sub-line under the filing's cost of revenue, and names it and the bounds", () => {
+    const skipped: string[] = [];
+    const [figure, ...rest] = selectFigures(gisFacts, [], guarded, (r) => skipped.push(r));
+    expect(rest).toEqual([]);
+    expect(figure?.fact.concept).toBe('us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax');
+    expect(figure?.fact.value).toBe(20_094_200_000);
+    expect(figure?.candidates).toEqual([
+      { concept: 'us-gaap:Revenues', value: 1_957_400_000 },
+      { concept: 'us-gaap:CostOfGoodsAndServicesSold', value: 13_548_400_000 },
+      { concept: 'us-gaap:OperatingIncomeLoss', value: 3_433_800_000 },
+    ]);
+    expect(skipped).toEqual(['below_filing_arithmetic']);
+  });
+
+  it('without a guard takes the first concept in the order, as before', () => {
+    const [figure] = selectFigures(gisFacts, [], revenueRules, () => undefined);
+    expect(figure?.fact.value).toBe(1_957_400_000);
+  });
+
+  it('passes over a zero beside a larger candidate (Eaton), with no bound tagged', () => {
+    const etn = filing('0001551182-14-000008', '2014-02-27', '2013-01-01', '2013-12-31');
+    const [figure] = selectFigures(
+      [etn('us-gaap:Revenues', 0), etn('us-gaap:SalesRevenueNet', 22_046_000_000)],
+      [],
+      guarded,
+      () => undefined,
+    );
+    expect(figure?.fact.concept).toBe('us-gaap:SalesRevenueNet');
+    expect(figure?.fact.value).toBe(22_046_000_000);
+  });
+
+  it('keeps a lone candidate under its cost of revenue: a company may sell below cost (Royal Caribbean 2020)', () => {
+    const rcl = filing('0000884887-21-000011', '2021-02-26', '2020-01-01', '2020-12-31');
+    const [figure] = selectFigures(
+      [
+        rcl('us-gaap:Revenues', 2_208_805_000),
+        rcl('us-gaap:CostOfRevenue', 2_765_108_000),
+        rcl('us-gaap:OperatingIncomeLoss', -4_613_636_000),
+      ],
+      [],
+      guarded,
+      () => undefined,
+    );
+    expect(figure?.fact.value).toBe(2_208_805_000);
+    expect(figure?.candidates).toEqual([]);
+  });
+
+  it('never reads a bound as a figure, and a bound of another filing or period bounds nothing', () => {
+    const a = filing('0000000001-23-000001', '2023-02-01', '2022-01-01', '2022-12-31');
+    const b = filing('0000000001-24-000001', '2024-02-01', '2022-01-01', '2022-12-31');
+    expect(selectFigures([a('us-gaap:CostOfRevenue', 5)], [], guarded, () => undefined)).toEqual([]);
+    const [figure] = selectFigures(
+      [a('us-gaap:Revenues', 10), a('us-gaap:SalesRevenueNet', 20), b('us-gaap:CostOfRevenue', 15)],
+      [],
+      guarded,
+      () => undefined,
+    );
+    expect(figure?.fact.value).toBe(10);
+  });
+
+  it('chooses, for any candidates and bounds, the first in the order that the arithmetic does not pass over', () => {
+    const concepts = conceptsOf(revenueFigures).slice(0, 4);
+    const bounds = guardConceptsOf(revenueFigures).filter((c) => c.startsWith('us-gaap:'));
+    const f = filing('0000000001-23-000001', '2023-02-01', '2022-01-01', '2022-12-31');
+    const value = fc.integer({ min: -5, max: 30 });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...concepts), { minLength: 1 }),
+        fc.array(value, { minLength: 4, maxLength: 4 }),
+        fc.array(fc.tuple(fc.constantFrom(...bounds), value), { maxLength: 3 }),
+        (present, values, boundFacts) => {
+          const group = present.map((c, i) => f(c, values[i] ?? 0));
+          const held = boundFacts.map(([c, v]) => f(c, v));
+          const rank = conceptRank(revenueFigures);
+          const { chosen, passed } = chooseConcept(group, held, rank);
+          const max = Math.max(...group.map((g) => g.value));
+          const floor = Math.max(...held.map((h) => h.value));
+          // The largest is never passed over; so a lone candidate is always kept.
+          expect(passed.some((p) => p.value === max)).toBe(false);
+          for (const p of passed) expect(p.value === 0 || p.value < floor).toBe(true);
+          for (const p of passed) expect(rank(p.concept) ?? 99).toBeLessThan(rank(chosen.concept) ?? 99);
+          // Every candidate before the chosen one was passed over; none after it.
+          for (const g of group) {
+            const before = (rank(g.concept) ?? 99) < (rank(chosen.concept) ?? 99);
+            expect(passed.includes(g)).toBe(before);
+          }
+        },
+      ),
+    );
   });
 });

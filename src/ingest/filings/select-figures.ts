@@ -51,6 +51,7 @@ export type SkipReason =
   | 'not_annual_period'
   | 'not_currency'
   | 'lower_precedence_concept'
+  | 'below_filing_arithmetic'
   | 'same_period_in_filing'
   | 'repeated_value'
   | 'rounded_value'
@@ -66,6 +67,11 @@ export interface SelectionRules {
   isCurrency: (unit: string) => boolean;
   /** The source's annual-report forms. */
   isAnnualForm: (form: string) => boolean;
+  /**
+   * The spec's guard concepts (design §18.4): their facts are never figures, only the bounds a
+   * candidate of the same filing and period must reach. Without it, no guard.
+   */
+  guard?: (concept: string) => boolean;
   /**
    * The period a filing of this input reports on (its latest fiscal year): where a filing without
    * a filed date stands in time. Without it, the period of the fact's own end.
@@ -100,24 +106,38 @@ export function selectFiguresAndConfirmations(
   skip: (reason: SkipReason) => void,
 ): { figures: Figure[]; confirmations: Confirmation[] } {
   const { rank, isCurrency, isAnnualForm } = rules;
-  // Per filing and period, the most preferred concept present; the others are its candidates.
-  const byPeriod = new Map<string, FiledFact>();
+  // Per filing and period: the concepts tagged, and the guard's bounds.
   const tagged = new Map<string, FiledFact[]>();
+  const bounds = new Map<string, FiledFact[]>();
   for (const f of facts) {
     // Readers keep every spec's concepts: another spec's, or a component, never counts here.
-    if (rank(f.concept) === undefined) continue;
+    if (rank(f.concept) === undefined) {
+      if (rules.guard?.(f.concept) === true) {
+        const key = `${f.accession}|${f.start}|${f.end}`;
+        bounds.set(key, [...(bounds.get(key) ?? []), f]);
+      }
+      continue;
+    }
     if (!isAnnualForm(f.form)) skip('not_annual_form');
     else if (f.start !== null && !isAnnualPeriod(f.start, f.end)) skip('not_annual_period');
     else if (!isCurrency(f.unit)) skip('not_currency');
     else {
       const key = `${f.accession}|${f.start}|${f.end}`;
       tagged.set(key, [...(tagged.get(key) ?? []), f]);
-      const held = byPeriod.get(key);
-      if (held === undefined) byPeriod.set(key, f);
-      else {
-        skip('lower_precedence_concept');
-        if ((rank(f.concept) ?? 99) < (rank(held.concept) ?? 99)) byPeriod.set(key, f);
-      }
+    }
+  }
+  // Per filing and period, the most preferred concept present that the statements' arithmetic
+  // does not pass over; the others are its candidates.
+  const byPeriod = new Map<string, FiledFact>();
+  const passedOver = new Set<string>();
+  for (const [key, group] of tagged) {
+    const { chosen, passed } =
+      rules.guard === undefined ? chooseConcept(group, [], rank, false) : chooseConcept(group, bounds.get(key) ?? [], rank);
+    byPeriod.set(key, chosen);
+    if (passed.length > 0) passedOver.add(key);
+    for (const f of group) {
+      if (f === chosen) continue;
+      skip(passed.includes(f) ? 'below_filing_arithmetic' : 'lower_precedence_concept');
     }
   }
   // One figure per filing and reporting period: the later end (a fiscal-year change) wins.
@@ -171,16 +191,57 @@ export function selectFiguresAndConfirmations(
     }
     if (e.fact !== undefined) {
       const f = e.fact;
+      const key = `${f.accession}|${f.start}|${f.end}`;
+      const candidates = candidatesOf(f, tagged.get(key) ?? [], rank);
       figures.push({
         fact: f,
         reportingPeriod: reportingPeriodOf(e.end),
         restatement: !first,
-        candidates: candidatesOf(f, tagged.get(`${f.accession}|${f.start}|${f.end}`) ?? [], rank),
+        // Where the guard passed a candidate over, the bounds it was held against come after the
+        // candidates, so the trace can show why.
+        candidates: passedOver.has(key) ? [...candidates, ...boundsOf(f, bounds.get(key) ?? [])] : candidates,
       });
     }
     last = e;
   }
   return { figures, confirmations };
+}
+
+/**
+ * The statements' arithmetic (design §18.4): the most preferred candidate, unless the filing tags
+ * a larger one for the same period and it is zero or under one of the guard's bounds (cost of
+ * revenue, operating income) of the same filing and period; then the next in the order. A lone
+ * candidate, or the largest, is never passed over: a company may sell below cost. Unguarded (a
+ * spec without a guard), the first in the order.
+ */
+export function chooseConcept(
+  group: readonly FiledFact[],
+  bounds: readonly FiledFact[],
+  rank: ConceptRank,
+  guarded = true,
+): { chosen: FiledFact; passed: FiledFact[] } {
+  // Stable: among facts of one concept the first read stays first, as before the guard.
+  const ordered = [...group].sort((a, b) => (rank(a.concept) ?? 99) - (rank(b.concept) ?? 99));
+  const passed: FiledFact[] = [];
+  for (const f of ordered) {
+    if (passed.includes(f)) continue;
+    const larger = group.some((o) => o.unit === f.unit && o.value > f.value);
+    const floor = Math.max(...bounds.filter((b) => b.unit === f.unit).map((b) => b.value));
+    if (guarded && larger && (f.value === 0 || f.value < floor)) {
+      passed.push(...group.filter((o) => o.concept === f.concept));
+      continue;
+    }
+    return { chosen: f, passed };
+  }
+  // Unreachable: the largest candidate is never passed over.
+  throw new Error('chooseConcept: every candidate passed over');
+}
+
+/** The guard's bounds beside a chosen fact, one value each, in the order read. */
+function boundsOf(chosen: FiledFact, bounds: readonly FiledFact[]): Candidate[] {
+  const byConcept = new Map<string, number>();
+  for (const b of bounds) if (b.unit === chosen.unit && !byConcept.has(b.concept)) byConcept.set(b.concept, b.value);
+  return [...byConcept].map(([concept, value]) => ({ concept, value }));
 }
 
 /** The other concepts tagged beside the chosen fact, one value each, most preferred first. */

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { disclosureOrder } from '../../../db/disclosure.js';
 import type { Database, DocumentStatus } from '../../../db/schema.js';
+import type { FigureSpec } from '../../../ingest/core/figure-spec.js';
 import { parseTraceFields, type SourceTraceField } from '../../../ingest/filings/source.js';
+import { readCandidates, type TraceCandidate } from './figure-guard.js';
 import { figureTable, figureTableAsP } from './figure-table.js';
 
 /** What a traceability page shows to anyone: where a data point comes from, not its value. */
@@ -47,7 +49,12 @@ export interface TraceFiling {
    * The other concepts of the figure the filing tagged for the period, in order of preference (design
    * §10.3), so a reader sees why this one was chosen. Their values are figures: shown only to a buyer.
    */
-  candidates: Array<{ concept: string; value: number }>;
+  candidates: TraceCandidate[];
+  /**
+   * The filing's own lines the candidates were held against (design §18.4: cost of revenue,
+   * operating income), where the statements' arithmetic passed one over; values as candidates'.
+   */
+  bounds: Array<{ concept: string; value: number }>;
   /** Later filings that repeated the figure rounded to their precision (design §10.6). */
   confirmedBy: Array<{ document: TraceDocument; value: number }>;
   /** The document's source (`sec`, `esef`, `bundle`…; design §15). */
@@ -78,7 +85,12 @@ export interface TraceValues {
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The public facts of a data point of the figure table `table`, or undefined for an id not there. */
-export async function loadTraceFacts(db: Kysely<Database>, table: string, pointId: string): Promise<TraceFacts | undefined> {
+export async function loadTraceFacts(
+  db: Kysely<Database>,
+  table: string,
+  pointId: string,
+  figures?: FigureSpec,
+): Promise<TraceFacts | undefined> {
   if (!ID_RE.test(pointId)) return undefined;
   const point = await db
     .selectFrom(figureTableAsP(table))
@@ -163,7 +175,11 @@ export async function loadTraceFacts(db: Kysely<Database>, table: string, pointI
             filed: point.published_on,
             periodStart: point.period_start,
             periodEnd: point.period_end,
-            candidates: parsePairs(point.candidates).map((c) => ({ concept: c.key, value: c.value })),
+            ...readCandidates(
+              figures,
+              point.concept,
+              parsePairs(point.candidates).map((c) => ({ concept: c.key, value: c.value })),
+            ),
             confirmedBy: confirmations.flatMap((c) => {
               const d = confirming.find((r) => r.document_id === c.key);
               return d === undefined ? [] : [{ document: documentOf(d), value: c.value }];

@@ -92,11 +92,30 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
           {
             concept: Type.String({ description: `Another ${spec.wording.concept} the filing tagged for the period.` }),
             value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
+            passed_over: Type.Union([Type.String(), Type.Null()], {
+              description:
+                "Why the statements' arithmetic passed this candidate over although it comes first in the order (zero, or under the filing's cost of revenue or operating income, beside a larger candidate); null when it comes later in the order.",
+            }),
           },
           { additionalProperties: false },
         ),
         {
           description: `The other ${spec.wording.concept}s the same filing tagged for the same period, in order of preference: why \`concept\` was chosen. Empty for an imported figure.`,
+        },
+      ),
+      bounds: Type.Array(
+        Type.Object(
+          {
+            concept: Type.String({
+              description: "A line of the filing's statements for the same period (cost of revenue, operating income).",
+            }),
+            value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            "The filing's own lines a passed-over candidate was held against; empty unless the statements' arithmetic passed one over.",
         },
       ),
       confirmed_by: Type.Array(
@@ -177,7 +196,9 @@ export function provenanceOf(
     candidates: (facts.filing?.candidates ?? []).map((c) => ({
       concept: c.concept,
       value: values === undefined ? null : c.value,
+      passed_over: c.passedOver,
     })),
+    bounds: (facts.filing?.bounds ?? []).map((b) => ({ concept: b.concept, value: values === undefined ? null : b.value })),
     confirmed_by: (facts.filing?.confirmedBy ?? []).map((c) => ({
       document_id: c.document.documentId,
       title: c.document.title,

@@ -69,18 +69,36 @@ function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
 
 /**
  * The other concepts of the figure the filing tagged for the period, so a reader sees why this one
- * was chosen; their values only for a buyer (they are figures of the company-period).
+ * was chosen, and those the statements' arithmetic passed over with the lines they were held
+ * against (design §18.4); values only for a buyer (they are figures of the company-period).
  */
 function candidatesSection(spec: MoneyFigureSpec, f: TraceFiling, shown: boolean): Html {
   if (f.candidates.length === 0) {
     return html`<p>The filing tagged no other ${spec.wording.concept} for this period.</p>`;
   }
+  const guarded = f.candidates.some((c) => c.passedOver !== null);
   const rows = f.candidates.map(
-    (c) => html`<tr><td><code>${c.concept}</code></td><td class="num">${shown ? formatNumber(c.value) : '—'}</td></tr>`,
+    (c) =>
+      html`<tr><td><code>${c.concept}</code></td><td class="num">${shown ? formatNumber(c.value) : '—'}</td><td>${
+        c.passedOver === null ? 'later in the order of preference' : `passed over: ${c.passedOver}`
+      }</td></tr>`,
+  );
+  const bounds = f.bounds.map(
+    (b) => html`<tr><td><code>${b.concept}</code></td><td class="num">${shown ? formatNumber(b.value) : '—'}</td></tr>`,
   );
   return html`<h3>Other ${spec.wording.concept}s in this filing for the period</h3>
-<p class="muted">Not chosen: <code>${f.concept}</code> comes first in the order of preference.</p>
-<table><thead><tr><th scope="col">Concept</th><th scope="col" class="num">Value as filed</th></tr></thead><tbody>${rows}</tbody></table>`;
+<p class="muted">${
+    guarded
+      ? html`Not chosen: <code>${f.concept}</code> is the first in the order of preference that the statements' arithmetic does not pass over (a candidate that is zero, or under the filing's own cost of revenue or operating income, while the filing tags a larger one, is a part of the total, not the total).`
+      : html`Not chosen: <code>${f.concept}</code> comes first in the order of preference.`
+  }</p>
+<table><thead><tr><th scope="col">Concept</th><th scope="col" class="num">Value as filed</th><th scope="col">Why not chosen</th></tr></thead><tbody>${rows}</tbody></table>${
+    bounds.length === 0
+      ? ''
+      : html`
+<h3>The filing's lines the candidates were held against</h3>
+<table><thead><tr><th scope="col">Concept</th><th scope="col" class="num">Value as filed</th></tr></thead><tbody>${bounds}</tbody></table>`
+  }`;
 }
 
 /** Later filings that gave the figure again, rounded: the same figure, confirmed (design §10.6). */

@@ -38,6 +38,9 @@ export function moneyFigureDataset<M extends string>(
   spec: MoneyFigureSpec & { metric: M },
   declaration: MoneyFigureDeclaration,
 ): Dataset<MoneyRecord<M>> {
+  const figures =
+    declaration.figures ??
+    (spec.filed !== undefined && spec.bundleFile !== undefined ? filedFigureSpec(spec, spec.filed, spec.bundleFile) : undefined);
   return {
     name: spec.dataset,
     ...declaration,
@@ -46,9 +49,7 @@ export function moneyFigureDataset<M extends string>(
     prices: spec.prices,
     pointsTable: spec.table,
     ...(spec.bundleFile === undefined ? {} : { bundle: figureBundle(spec, spec.bundleFile) }),
-    ...(declaration.figures === undefined && spec.filed !== undefined && spec.bundleFile !== undefined
-      ? { figures: filedFigureSpec(spec, spec.filed, spec.bundleFile) }
-      : {}),
+    ...(figures === undefined ? {} : { figures }),
     // A row of the kit's bundle file, for the contract test, unless the declaration gives its own.
     ...(declaration.example === undefined && spec.bundleFile !== undefined
       ? {
@@ -62,7 +63,7 @@ export function moneyFigureDataset<M extends string>(
     load: figureLoader(spec),
     mock: figureMock(spec),
     async trace(db, id) {
-      const facts = await loadTraceFacts(db, spec.table, id);
+      const facts = await loadTraceFacts(db, spec.table, id, figures);
       if (facts === undefined) return undefined;
       const values = () => loadTraceValues(db, spec.table, facts.companyId, facts.period);
       return {

@@ -99,6 +99,8 @@ describe('sync settings', () => {
       esefUserAgent: 'corpdata sync (self-hosted corporate data API)',
       retryBaseMs: 1000,
       batchSize: 100,
+      fileBudgetMs: 900_000,
+      runBudgetMs: 21_600_000,
     });
     expect(
       loadConfig({
@@ -108,6 +110,8 @@ describe('sync settings', () => {
         CORPDATA_ESEF_USER_AGENT: ' Example Corp sync ',
         CORPDATA_SYNC_RETRY_BASE_MS: '50',
         CORPDATA_SYNC_BATCH: '1',
+        CORPDATA_SYNC_FILE_BUDGET_MS: '3000',
+        CORPDATA_SYNC_RUN_BUDGET_MS: '60000',
       }).sync,
     ).toEqual({
       secBaseUrl: 'http://127.0.0.1:8999',
@@ -116,6 +120,8 @@ describe('sync settings', () => {
       esefUserAgent: 'Example Corp sync',
       retryBaseMs: 50,
       batchSize: 1,
+      fileBudgetMs: 3000,
+      runBudgetMs: 60_000,
     });
   });
 
@@ -123,5 +129,8 @@ describe('sync settings', () => {
     expect(() => loadConfig({ CORPDATA_SEC_BASE_URL: 'data.sec.gov' })).toThrow(/CORPDATA_SEC_BASE_URL/);
     expect(() => loadConfig({ CORPDATA_ESEF_BASE_URL: 'filings.xbrl.org' })).toThrow(/CORPDATA_ESEF_BASE_URL/);
     expect(() => loadConfig({ CORPDATA_SYNC_BATCH: '0' })).toThrow(/CORPDATA_SYNC_BATCH/);
+    // A budget under a second would give every file up before its first answer.
+    expect(() => loadConfig({ CORPDATA_SYNC_FILE_BUDGET_MS: '999' })).toThrow(/CORPDATA_SYNC_FILE_BUDGET_MS/);
+    expect(() => loadConfig({ CORPDATA_SYNC_RUN_BUDGET_MS: '5s' })).toThrow(/CORPDATA_SYNC_RUN_BUDGET_MS/);
   });
 });

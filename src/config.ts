@@ -76,6 +76,13 @@ export interface SyncConfig {
   readonly retryBaseMs: number;
   /** Filers fetched before their files are ingested in one transaction and recorded as synced. */
   readonly batchSize: number;
+  /**
+   * The longest one file may take, all its tries and waits together, however slowly its bytes
+   * come: past it the file is given up (counted as `over_budget`) and the sync goes on.
+   */
+  readonly fileBudgetMs: number;
+  /** The longest one sync may fetch for: past it the sync stops fetching, ingests what it has and ends. */
+  readonly runBudgetMs: number;
 }
 
 /**
@@ -253,6 +260,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       esefUserAgent: env.CORPDATA_ESEF_USER_AGENT?.trim() || 'corpdata sync (self-hosted corporate data API)',
       retryBaseMs: parseInteger('CORPDATA_SYNC_RETRY_BASE_MS', env.CORPDATA_SYNC_RETRY_BASE_MS, 1000, 1, 60_000),
       batchSize: parseInteger('CORPDATA_SYNC_BATCH', env.CORPDATA_SYNC_BATCH, 100, 1, 10_000),
+      fileBudgetMs: parseInteger('CORPDATA_SYNC_FILE_BUDGET_MS', env.CORPDATA_SYNC_FILE_BUDGET_MS, 900_000, 1000, 86_400_000),
+      runBudgetMs: parseInteger('CORPDATA_SYNC_RUN_BUDGET_MS', env.CORPDATA_SYNC_RUN_BUDGET_MS, 21_600_000, 1000, 604_800_000),
     }),
   });
 }

@@ -31,7 +31,7 @@ interface Summary {
   index_pages: number;
   index: { added: number; updated: number; unchanged: number } | null;
   requests: Record<string, number>;
-  reports: { to_fetch: number; not_in_catalog: number; fetched: number; not_found: number };
+  reports: { to_fetch: number; not_in_catalog: number; fetched: number; not_found: number; skipped: Record<string, number> };
   esef: { reports: number; data_points: number; documents: number };
   files_refused: number;
 }
@@ -160,7 +160,7 @@ describe.each(dialects())('bin/corpdata sync esef (%s)', (dialect) => {
     expect(s.index_pages).toBe(6);
     expect(s.index).toMatchObject({ added: 19, updated: 0 });
     // Endesa, Inditex, Kainos fetched; the filers no catalog company is (or two are: Amper) are not.
-    expect(s.reports).toEqual({ to_fetch: 3, not_in_catalog: 12, fetched: 3, not_found: 0 });
+    expect(s.reports).toEqual({ to_fetch: 3, not_in_catalog: 12, fetched: 3, not_found: 0, skipped: {} });
     expect(s.requests).toMatchObject({ downloaded: 9, retried: 3, given_up: 0, not_modified: 0 });
     expect(server.count(INDITEX_JSON)).toBe(3);
     expect(s.files_refused).toBe(0);

@@ -14,6 +14,7 @@ import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
 import { progress } from './run-ingest.js';
+import type { SyncRequests } from './run-sync.js';
 import { serve } from './serve.js';
 
 /** The CLI composes the datasets as `buildApp` does: the subscriptions and bundle files come from them. */
@@ -60,10 +61,19 @@ async function withDatabase<T>(
  * Runs a sync against the configured database; another sync holding it is not a failure but a
  * "try again later" (exit 75, design §15), told on stderr.
  */
-async function withSyncDatabase(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>): Promise<void> {
-  const { SyncBusyError, SYNC_BUSY_EXIT } = await import('./run-sync.js');
+async function withSyncDatabase(
+  run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<{ requests: SyncRequests }>,
+): Promise<void> {
+  const { SyncBusyError, SYNC_BUSY_EXIT, SYNC_UNAVAILABLE_EXIT, syncFailure } = await import('./run-sync.js');
   try {
-    await withDatabase(run, { bulk: true });
+    const summary = await withDatabase(run, { bulk: true });
+    print(summary);
+    // Printed all the same: the counts say what failed; the exit tells a scheduler it did.
+    const failure = syncFailure(summary.requests);
+    if (failure !== null) {
+      process.stderr.write(`corpdata: ${failure}\n`);
+      process.exitCode = SYNC_UNAVAILABLE_EXIT;
+    }
   } catch (error) {
     if (!(error instanceof SyncBusyError)) throw error;
     process.stderr.write(`corpdata: ${error.message}\n`);
@@ -145,15 +155,13 @@ sync
     // Refused before anything is opened or sent: SEC blocks clients that do not name themselves.
     checkSecUserAgent(config.sync.secUserAgent);
     const filers = opts.all === true ? 'all' : opts.ciks === undefined ? 'none' : { ciks: parseCikList(opts.ciks) };
-    await withSyncDatabase(async ({ db }) =>
-      print(
-        await runSecSync(db.kysely, config, {
-          filers,
-          dryRun: opts.dryRun === true,
-          refetch: opts.refetch === true,
-          specs: FIGURE_SPECS,
-        }),
-      ),
+    await withSyncDatabase(({ db }) =>
+      runSecSync(db.kysely, config, {
+        filers,
+        dryRun: opts.dryRun === true,
+        refetch: opts.refetch === true,
+        specs: FIGURE_SPECS,
+      }),
     );
   });
 
@@ -172,16 +180,14 @@ sync
     const { parseCountryList, parseSinceDate } = await import('../ingest/sync/esef-sync.js');
     const countries = opts.country === undefined ? null : parseCountryList(opts.country);
     const since = opts.since === undefined ? null : parseSinceDate(opts.since);
-    await withSyncDatabase(async ({ db }) =>
-      print(
-        await runEsefSync(db.kysely, config, {
-          countries,
-          since,
-          dryRun: opts.dryRun === true,
-          refetch: opts.refetch === true,
-          specs: FIGURE_SPECS,
-        }),
-      ),
+    await withSyncDatabase(({ db }) =>
+      runEsefSync(db.kysely, config, {
+        countries,
+        since,
+        dryRun: opts.dryRun === true,
+        refetch: opts.refetch === true,
+        specs: FIGURE_SPECS,
+      }),
     );
   });
 

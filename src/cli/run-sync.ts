@@ -5,12 +5,30 @@ import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, type EsefSyncSummary, syncEsef } from '../ingest/sync/esef-sync.js';
 import { DEFAULT_RETRY_POLICY } from '../ingest/sync/retry-policy.js';
 import { SEC_HOSTS, SEC_REQUESTS_PER_SECOND, type SecFilers, type SecSyncSummary, syncSec } from '../ingest/sync/sec-sync.js';
+import type { FetchCounts } from '../ingest/sync/source-fetcher.js';
 import { type SourceSyncOptions, withSyncRun } from '../ingest/sync/sync-run.js';
 
 export { SyncBusyError } from '../ingest/sync/sync-run.js';
+/** The request counts of a sync's summary. */
+export type SyncRequests = FetchCounts;
 
 /** EX_TEMPFAIL (sysexits.h): another sync holds the database; try again later. */
 export const SYNC_BUSY_EXIT = 75;
+
+/** EX_UNAVAILABLE (sysexits.h): the source answered no request of the sync (unreachable, or refusing all). */
+export const SYNC_UNAVAILABLE_EXIT = 69;
+
+/**
+ * Why a finished sync is a failure for whoever scheduled it, or null: nothing came back from the
+ * source (no file, no 304, no 404) while every request failed, so a sync with no network does not
+ * pass for one that found nothing new.
+ */
+export function syncFailure(requests: FetchCounts): string | null {
+  const answered = requests.downloaded + requests.changed + requests.not_modified + requests.not_found;
+  const failed = requests.given_up + requests.refused + requests.redirects_refused + requests.over_budget;
+  if (answered > 0 || failed === 0) return null;
+  return `sync: every request failed (${failed}) and nothing was fetched: is the source reachable?`;
+}
 
 /** SEC's fair-access policy: a User-Agent naming who asks, with a contact address. */
 export function checkSecUserAgent(userAgent: string | undefined): string {
@@ -30,7 +48,7 @@ export function checkSecUserAgent(userAgent: string | undefined): string {
 function runSync<T>(
   db: Kysely<Database>,
   config: Config,
-  source: { userAgent: string; requestsPerSecond: number },
+  source: { userAgent: string; requestsPerSecond: number; bases: readonly string[] },
   options: { dryRun: boolean; specs: readonly FigureSpec[] },
   sync: (common: SourceSyncOptions) => Promise<T>,
 ): Promise<T> {
@@ -41,6 +59,8 @@ function runSync<T>(
       ...source,
       retry: { ...DEFAULT_RETRY_POLICY, baseMs: config.sync.retryBaseMs },
       maxBytes: config.ingest.maxJsonBytes,
+      fileBudgetMs: config.sync.fileBudgetMs,
+      runBudgetMs: config.sync.runBudgetMs,
       dryRun: options.dryRun,
       log,
     },
@@ -66,14 +86,14 @@ export function runSecSync(
   options: { filers: SecFilers; dryRun: boolean; refetch: boolean; specs: readonly FigureSpec[] },
 ): Promise<SecSyncSummary> {
   const base = config.sync.secBaseUrl;
-  const source = { userAgent: checkSecUserAgent(config.sync.secUserAgent), requestsPerSecond: SEC_REQUESTS_PER_SECOND };
+  const bases = base === undefined ? SEC_HOSTS : { www: base, data: base };
+  const source = {
+    userAgent: checkSecUserAgent(config.sync.secUserAgent),
+    requestsPerSecond: SEC_REQUESTS_PER_SECOND,
+    bases: [bases.www, bases.data],
+  };
   return runSync(db, config, source, options, (common) =>
-    syncSec(db, {
-      ...common,
-      filers: options.filers,
-      refetch: options.refetch,
-      bases: base === undefined ? SEC_HOSTS : { www: base, data: base },
-    }),
+    syncSec(db, { ...common, filers: options.filers, refetch: options.refetch, bases }),
   );
 }
 
@@ -89,14 +109,9 @@ export function runEsefSync(
     specs: readonly FigureSpec[];
   },
 ): Promise<EsefSyncSummary> {
-  const source = { userAgent: config.sync.esefUserAgent, requestsPerSecond: ESEF_REQUESTS_PER_SECOND };
+  const base = config.sync.esefBaseUrl ?? ESEF_HOST;
+  const source = { userAgent: config.sync.esefUserAgent, requestsPerSecond: ESEF_REQUESTS_PER_SECOND, bases: [base] };
   return runSync(db, config, source, options, (common) =>
-    syncEsef(db, {
-      ...common,
-      countries: options.countries,
-      since: options.since,
-      refetch: options.refetch,
-      base: config.sync.esefBaseUrl ?? ESEF_HOST,
-    }),
+    syncEsef(db, { ...common, countries: options.countries, since: options.since, refetch: options.refetch, base }),
   );
 }

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ImportError } from '../core/issues.js';
@@ -10,6 +9,7 @@ import { type EsefIndexSummary, esefFilingRow, ingestEsefIndex } from '../esef/i
 import { type EsefIndexEntry, readEsefIndexPage } from '../esef/read-index.js';
 import { zeroFilingsSummary } from '../filings/ingest-filings.js';
 import { CompanyMatcher } from '../filings/match-company.js';
+import { insideFolder, type ReportUrlFault, reportFileName, reportSource } from './download-name.js';
 import type { FetchCounts, FetchOutcome } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
 import { ingestEach, logRefusal } from './sync-ingest.js';
@@ -73,6 +73,11 @@ export interface EsefSyncSummary {
     fetched: number;
     /** Listed by the index but not found at their URL: recorded, not asked for again until reprocessed. */
     not_found: number;
+    /**
+     * Reports in scope not fetched for a fault of their listing (a `json_url` that does not
+     * decode), by reason: named on stderr, skipped again by every sync until the index lists them anew.
+     */
+    skipped: Partial<Record<ReportUrlFault, number>>;
   };
   esef: EsefIngestSummary;
   /** Downloaded files an ingest refused as malformed (named on stderr); not recorded, so fetched again next time. */
@@ -81,8 +86,10 @@ export interface EsefSyncSummary {
 
 interface Pending {
   readonly fxoId: string;
-  /** The public URL the index gives (stored as the document's); fetched from {@link EsefSyncOptions.base}. */
+  /** The public URL the index gives (stored as the document's). */
   readonly jsonUrl: string;
+  /** Where it is fetched from: its path on {@link EsefSyncOptions.base}. */
+  readonly url: string;
 }
 
 interface Fetched {
@@ -130,7 +137,7 @@ export async function syncEsef(db: Kysely<Database>, options: EsefSyncOptions): 
     requests: fetcher.counts,
     index_pages: 0,
     index: null,
-    reports: { to_fetch: 0, not_in_catalog: 0, fetched: 0, not_found: 0 },
+    reports: { to_fetch: 0, not_in_catalog: 0, fetched: 0, not_found: 0, skipped: {} },
     esef: { ...zeroFilingsSummary(), reports: 0, reports_dated: 0, reports_undated: 0, reports_without_figures: 0, datasets: {} },
     files_refused: 0,
   };
@@ -175,15 +182,19 @@ export async function syncEsef(db: Kysely<Database>, options: EsefSyncOptions): 
   const started = Date.now();
   for (let i = 0; i < pending.length; i += options.batchSize) {
     if (options.lock?.lost) throw new Error('another sync took the lock over (this one was too slow to renew it); stopped');
+    if (fetcher.outOfTime) {
+      log(`sync esef: the time budget of this sync is spent; ${pending.length - i} reports left for the next sync`);
+      break;
+    }
     const batch = pending.slice(i, i + options.batchSize);
     const fetched = await mapLimit(batch, CONCURRENCY, async (report, j) => {
-      // Each report in a folder of its own, under the name its URL gives: the ingest finds a
-      // report's index entry by that name, and two refilings may share it.
-      const dir = join(options.workDir, `r${i + j}`);
+      // Each report in a folder of its own, under a name the sync issues (never one decoded from
+      // the URL): the ingest finds a report's index entry by its listing's file name, and two
+      // refilings may share it.
+      const dir = insideFolder(options.workDir, `r${i + j}`);
       await mkdir(dir, { recursive: true });
-      const url = rebase(report.jsonUrl, options.base);
-      const path = join(dir, decodeURIComponent(new URL(report.jsonUrl).pathname.split('/').pop() || 'report.json'));
-      const outcome = await fetcher.get(url, undefined, path);
+      const path = insideFolder(dir, reportFileName(report.jsonUrl));
+      const outcome = await fetcher.get(report.url, undefined, path);
       return { key: reportKey(report.fxoId), url: report.jsonUrl, path, outcome } satisfies Fetched;
     });
     try {
@@ -242,7 +253,7 @@ async function walkIndex(
     }
     const first = visited.size === 0;
     visited.add(url);
-    const path = join(options.workDir, `${country ?? 'all'}-page-${visited.size}.json`);
+    const path = insideFolder(options.workDir, `${country ?? 'all'}-page-${visited.size}.json`);
     const outcome = await options.fetcher.get(url, first ? known.get(indexKey(country)) : undefined, path);
     if (outcome.kind === 'not_modified') {
       log(`sync esef: ${scope}: the index lists nothing new`);
@@ -278,7 +289,12 @@ async function walkIndex(
     // read: a walk cut short, or bounded by --since).
     const next = page.next;
     if (next === null || inScopeCount === 0 || (fresh === 0 && walkedBefore)) return { ...walk, complete: true };
-    url = rebase(next, options.base);
+    try {
+      url = rebase(next, options.base);
+    } catch {
+      log(`sync esef: ${scope}: the index's next page ${JSON.stringify(next)} is not a URL; the walk stops here`);
+      return walk;
+    }
   }
   return { ...walk, complete: true };
 }
@@ -325,6 +341,13 @@ async function pendingReports(
   const matcher = new CompanyMatcher(db);
   const pending: Pending[] = [];
   for (const r of fresh) {
+    const json = reportSource(r.json_url as string, options.base);
+    // One bad listing costs only itself, in this sync and every later one (--refetch too).
+    if ('fault' in json) {
+      summary.reports.skipped[json.fault] = (summary.reports.skipped[json.fault] ?? 0) + 1;
+      options.log(`sync esef: report ${JSON.stringify(r.fxo_id)} skipped (${json.fault}): ${JSON.stringify(r.json_url)}`);
+      continue;
+    }
     const country = r.country === null ? undefined : countryName(r.country);
     const named = r.entity_name !== null;
     const match =
@@ -337,7 +360,7 @@ async function pendingReports(
           });
     // Unnamed and unmatched by LEI: only its report names the filer, so it is fetched.
     if (match === undefined && named) summary.reports.not_in_catalog++;
-    else pending.push({ fxoId: r.fxo_id, jsonUrl: r.json_url as string });
+    else pending.push({ fxoId: r.fxo_id, jsonUrl: r.json_url as string, url: json.url });
   }
   return pending;
 }

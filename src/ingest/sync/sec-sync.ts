@@ -1,5 +1,5 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { conceptsOfAll } from '../core/figure-spec.js';
@@ -10,6 +10,7 @@ import { secSource } from '../sec-filings/sec-source.js';
 import { ingestSubmissions, type SubmissionsSummary } from '../sec-submissions/ingest-submissions.js';
 import { submissionsPageCik } from '../sec-submissions/read-submissions.js';
 import { ingestTickers, type TickersSummary } from '../sec-tickers/ingest-tickers.js';
+import { insideFolder } from './download-name.js';
 import type { FetchCounts, FetchOutcome, Validators } from './source-fetcher.js';
 import { addCounts, mapLimit } from './sync-counts.js';
 import { ingestEach, logRefusal } from './sync-ingest.js';
@@ -125,6 +126,10 @@ export async function syncSec(db: Kysely<Database>, options: SecSyncOptions): Pr
   if (ciks.length > 0) log(`sync sec: ${ciks.length} filers`);
   for (let i = 0; i < ciks.length; i += options.batchSize) {
     if (options.lock?.lost) throw new Error('another sync took the lock over (this one was too slow to renew it); stopped');
+    if (fetcher.outOfTime) {
+      log(`sync sec: the time budget of this sync is spent; ${ciks.length - i} filers left for the next sync`);
+      break;
+    }
     const batch = ciks.slice(i, i + options.batchSize);
     const known = await readValidators(
       db,
@@ -204,8 +209,9 @@ async function fetchFile(
   known: Map<string, Validators>,
 ): Promise<Fetched> {
   const url = `${base}/${key}`;
-  // The file keeps its own name: an ingest reads a page's CIK from it.
-  const path = join(options.workDir, key);
+  // The file keeps its own name (an ingest reads a page's CIK from it): a key made of a CIK, or of
+  // a page name checked to be that filer's, and kept inside the folder whatever it holds.
+  const path = insideFolder(options.workDir, key);
   await mkdir(dirname(path), { recursive: true });
   const outcome = await options.fetcher.get(url, options.refetch ? undefined : known.get(key), options.dryRun ? null : path);
   return { cik, key, url, path, outcome };

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { RateGate, type SyncClock } from './rate-gate.js';
 import { parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry-policy.js';
+import { fetchWithinOrigin, RedirectRefused } from './within-origin.js';
 
 /** What a source said identifies a file's version, to ask for it again only if it changed. */
 export interface Validators {
@@ -38,6 +39,10 @@ export interface FetchCounts {
   given_up: number;
   /** Requests the source refused (4xx other than 404 and 429) or whose body was over the limit: not retried. */
   refused: number;
+  /** Files whose answer redirected off the source's origin (or more than 5 times): not followed, not retried. */
+  redirects_refused: number;
+  /** Files given up when their time budget, or the run's, was spent: not retried in this run. */
+  over_budget: number;
   /** Body bytes downloaded (as decoded). */
   bytes: number;
 }
@@ -51,6 +56,15 @@ export interface FetcherOptions {
   readonly maxBytes: number;
   /** One try, headers and body, ends after this. */
   readonly timeoutMs: number;
+  /**
+   * The origins (`https://data.sec.gov`) of the source's configured bases: a URL elsewhere is
+   * never requested, and a redirect is followed only within the origin it came from.
+   */
+  readonly origins: readonly string[];
+  /** One file, all its tries and waits together, is given up after this. */
+  readonly fileBudgetMs: number;
+  /** No request starts, and none goes on, this long after the fetcher was made. */
+  readonly runBudgetMs: number;
   readonly clock: SyncClock;
   readonly random: () => number;
   /** A line for the operator: retries, give-ups, refusals. */
@@ -83,12 +97,21 @@ export class SourceFetcher {
     retried: 0,
     given_up: 0,
     refused: 0,
+    redirects_refused: 0,
+    over_budget: 0,
     bytes: 0,
   };
   readonly #gate: RateGate;
+  readonly #runDeadline: number;
 
   constructor(private readonly options: FetcherOptions) {
     this.#gate = new RateGate(Math.ceil((1000 / options.requestsPerSecond) * RATE_MARGIN), options.clock);
+    this.#runDeadline = options.clock.now() + options.runBudgetMs;
+  }
+
+  /** True once the run's time budget is spent: every further file is given up at once, so a sync stops asking. */
+  get outOfTime(): boolean {
+    return this.options.clock.now() >= this.#runDeadline;
   }
 
   /**
@@ -97,17 +120,32 @@ export class SourceFetcher {
    */
   async get(url: string, known: Validators | undefined, dest: string | null): Promise<FetchOutcome> {
     const { clock, retry, log } = this.options;
+    if (!this.#onSource(url)) {
+      this.counts.refused++;
+      log(`${JSON.stringify(url)}: not on the source's origin; not requested`);
+      return { kind: 'failed', reason: 'not on the source' };
+    }
+    // Whatever the pace of the bytes and however many tries: a file ends by its deadline.
+    const deadline = Math.min(clock.now() + this.options.fileBudgetMs, this.#runDeadline);
     for (let attempt = 1; ; attempt++) {
       await this.#gate.wait();
+      if (clock.now() >= deadline) return this.#overBudget(url, deadline);
       this.counts.sent++;
       let problem: string;
       let retryAfterMs: number | undefined;
       let throttled = false;
       try {
-        const res = await fetch(url, {
-          headers: this.#headers(known),
-          signal: AbortSignal.timeout(this.options.timeoutMs),
-        });
+        const res = await fetchWithinOrigin(
+          url,
+          {
+            headers: this.#headers(known),
+            signal: AbortSignal.timeout(Math.max(1, Math.min(this.options.timeoutMs, deadline - clock.now()))),
+          },
+          async () => {
+            await this.#gate.wait();
+            this.counts.sent++;
+          },
+        );
         if (res.ok || res.status === 304 || res.status === 404 || res.status === 410) {
           return await this.#settle(res, url, dest);
         }
@@ -126,9 +164,16 @@ export class SourceFetcher {
           log(`${url}: ${error.message}`);
           return { kind: 'failed', reason: error.message };
         }
+        if (error instanceof RedirectRefused) {
+          this.counts.redirects_refused++;
+          log(`${url}: ${error.message}`);
+          return { kind: 'failed', reason: error.message };
+        }
+        if (clock.now() >= deadline) return this.#overBudget(url, deadline);
         problem = describe(error);
       }
       const delay = attempt < retry.tries ? retryDelayMs(attempt, retryAfterMs, retry, this.options.random) : undefined;
+      if (delay !== undefined && clock.now() + delay >= deadline) return this.#overBudget(url, deadline);
       if (delay === undefined) {
         this.counts.given_up++;
         const why = attempt < retry.tries ? `asked to wait ${Math.round((retryAfterMs ?? 0) / 1000)} s` : `${attempt} tries`;
@@ -141,6 +186,24 @@ export class SourceFetcher {
       log(`${url}: ${problem}; try ${attempt + 1} of ${retry.tries} in ${(delay / 1000).toFixed(1)} s`);
       await clock.sleep(delay);
     }
+  }
+
+  #onSource(url: string): boolean {
+    try {
+      return this.options.origins.includes(new URL(url).origin);
+    } catch {
+      return false;
+    }
+  }
+
+  #overBudget(url: string, deadline: number): FetchOutcome {
+    this.counts.over_budget++;
+    const run = deadline >= this.#runDeadline;
+    const reason = run
+      ? `the sync's time budget of ${Math.round(this.options.runBudgetMs / 1000)} s (CORPDATA_SYNC_RUN_BUDGET_MS) is spent`
+      : `over its time budget of ${Math.round(this.options.fileBudgetMs / 1000)} s (CORPDATA_SYNC_FILE_BUDGET_MS)`;
+    this.options.log(`${url}: ${reason}; given up`);
+    return { kind: 'failed', reason };
   }
 
   #headers(known: Validators | undefined): Record<string, string> {

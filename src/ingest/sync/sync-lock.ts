@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
@@ -29,14 +30,31 @@ export interface LockOptions {
   readonly isRunning: (pid: number) => boolean;
 }
 
-/** True when a process of this id runs (or exists under another user). */
+/**
+ * True when a process of this id runs (or exists under another user). A zombie (a process that
+ * ended but that its parent has not reaped yet: `Z` in /proc/PID/stat on Linux) still answers
+ * signal 0, yet will never renew or release a lease: it does not run.
+ */
 export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
+}
+
+/** Whether /proc says the process ended (zombie or dead); false where there is no /proc to ask. */
+function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "PID (COMMAND) STATE …": the command may hold spaces and parentheses, so the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }
 
 /**

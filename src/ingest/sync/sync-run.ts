@@ -39,6 +39,11 @@ export interface SyncRunOptions {
   readonly requestsPerSecond: number;
   readonly retry: RetryPolicy;
   readonly maxBytes: number;
+  /** The source's configured bases: nothing is fetched off their origins, redirects included. */
+  readonly bases: readonly string[];
+  /** How long one file (all its tries) and the whole run may take at most. */
+  readonly fileBudgetMs: number;
+  readonly runBudgetMs: number;
   /** A dry run writes nothing, so it takes no lock. */
   readonly dryRun: boolean;
   readonly log: (line: string) => void;
@@ -106,6 +111,9 @@ export async function withSyncRun<T>(
         retry: options.retry,
         maxBytes: options.maxBytes,
         timeoutMs: REQUEST_TIMEOUT_MS,
+        origins: [...new Set(options.bases.map((b) => new URL(b).origin))],
+        fileBudgetMs: options.fileBudgetMs,
+        runBudgetMs: options.runBudgetMs,
         clock: SYSTEM_CLOCK,
         random: Math.random,
         log: options.log,

@@ -1239,7 +1239,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -1609,7 +1609,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -2062,7 +2062,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -2554,7 +2554,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -3002,7 +3002,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -3354,7 +3354,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -3798,7 +3798,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -4283,7 +4283,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -4731,7 +4731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -5083,7 +5083,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -5527,7 +5527,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -6012,7 +6012,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -6452,7 +6452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -6822,7 +6822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -7275,7 +7275,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -7753,7 +7753,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8029,7 +8029,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8334,7 +8334,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8760,7 +8760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8987,7 +8987,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -9288,7 +9288,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**

@@ -253,7 +253,7 @@ describe.each(dialects())('rate limits (%s)', (dialect) => {
     });
   });
 
-  it('on by default: 100 requests a second per key', async () => {
+  it('on by default: 100 requests a second per account', async () => {
     const t = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '' } });
     try {
       const a = await t.account();

@@ -31,6 +31,7 @@ import { resolveRoute } from './http/routes/resolve.js';
 import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
+import { RateLimiter } from './limits/rate-limiter.js';
 import { pagesRoutes } from './site/pages-route.js';
 import { traceRoutes } from './trace/trace-route.js';
 
@@ -198,7 +199,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   installErrorHandling(app);
-  if (config.rateLimit !== null) installRateLimits(app, ctx, config.rateLimit);
+  // One set of buckets: an account's API calls and its console searches count together.
+  const limiter = config.rateLimit === null ? undefined : new RateLimiter(config.rateLimit);
+  if (limiter !== undefined) installRateLimits(app, ctx, limiter);
   routeEveryMethod(app);
   const apiPaths = collectApiPaths(app, API_PREFIX);
   await registerOpenApi(app, config, datasets);
@@ -211,7 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));
-  await app.register(consoleRoutes(ctx));
+  await app.register(consoleRoutes(ctx, limiter));
   await app.register(traceRoutes(ctx));
   return app;
 }

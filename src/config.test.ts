@@ -134,3 +134,17 @@ describe('sync settings', () => {
     expect(() => loadConfig({ CORPDATA_SYNC_RUN_BUDGET_MS: '5s' })).toThrow(/CORPDATA_SYNC_RUN_BUDGET_MS/);
   });
 });
+
+describe('CORPDATA_KEYS_PER_ACCOUNT', () => {
+  const cap = (value: string | undefined) => loadConfig({ CORPDATA_KEYS_PER_ACCOUNT: value }).keysPerAccount;
+
+  it('is 20 unless set to a whole number from 1 to 10000', () => {
+    expect(cap(undefined)).toBe(20);
+    expect(cap('')).toBe(20);
+    expect(cap('1')).toBe(1);
+    expect(cap('10000')).toBe(10_000);
+    for (const value of ['0', '10001', '-1', '2.5', 'many', 'off']) {
+      expect(() => cap(value), value).toThrow(/CORPDATA_KEYS_PER_ACCOUNT/);
+    }
+  });
+});

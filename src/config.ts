@@ -18,8 +18,13 @@ export interface Config {
   readonly publicUrl: string;
   /** True when CORPDATA_PUBLIC_URL was not given, so the bound port decides {@link publicUrl}. */
   readonly publicUrlFromPort: boolean;
-  /** Requests allowed per API key (or per client address without a valid key); null: no limit. */
+  /**
+   * Requests allowed per account, all its keys and its console searches together (or per client
+   * address, without its port, for requests without a valid key); null: no limit.
+   */
   readonly rateLimit: RateLimit | null;
+  /** Live (neither revoked nor expired) API keys one account may hold; making another is refused. */
+  readonly keysPerAccount: number;
   /** Seed a fresh database with the demo bundle. */
   readonly demo: boolean;
   readonly port: number;
@@ -121,10 +126,13 @@ export interface RateLimit {
 }
 
 /**
- * The production default: 100 requests a second per key is far above any honest client's need and
+ * The production default: 100 requests a second per account is far above any honest client's need and
  * still keeps one client from taking a whole instance (a billed call costs about 1 ms of it).
  */
 export const DEFAULT_RATE_LIMIT = '100/s';
+
+/** Enough keys for every program and environment of one customer; more only multiply its attack surface. */
+export const DEFAULT_KEYS_PER_ACCOUNT = 20;
 
 export class ConfigError extends Error {}
 
@@ -211,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     publicUrlFromPort,
     rateLimit: parseRateLimit(env.CORPDATA_RATE_LIMIT),
+    keysPerAccount: parseInteger('CORPDATA_KEYS_PER_ACCOUNT', env.CORPDATA_KEYS_PER_ACCOUNT, DEFAULT_KEYS_PER_ACCOUNT, 1, 10_000),
     demo: parseSwitch('CORPDATA_DEMO', env.CORPDATA_DEMO, true),
     port,
     host: env.HOST === undefined || env.HOST === '' ? '0.0.0.0' : env.HOST,

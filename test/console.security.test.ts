@@ -187,7 +187,7 @@ describe.each(dialects())('console security (%s)', (dialect) => {
     expect(without).toEqual(wrong);
   });
 
-  it('throttles sign-in per email: after 5 failures, 429 with Retry-After without checking the password', async () => {
+  it('throttles sign-in per email and address: after 5 failures, 429 with Retry-After without checking the password', async () => {
     const account = await t.account({ password: PASSWORD });
     const client = new ConsoleClient(t.url);
     for (let i = 0; i < 5; i += 1) expect((await client.signIn(account.email, `wrong ${i}`)).status).toBe(401);
@@ -362,6 +362,40 @@ describe.each(dialects())('console security with its own app (%s)', (dialect) =>
     expect((await signInFrom(behindProxy, '203.0.113.9', email, PASSWORD)).status).toBe(303);
     const directAccount = await account(direct);
     expect((await signInFrom(direct, '203.0.113.9', directAccount.email, PASSWORD)).status).toBe(429);
+  });
+
+  it('cannot lock a user out: 5 wrong passwords from one address leave the right one from another signing in', async () => {
+    const app = await startApp(dialect, { env: { CORPDATA_TRUST_PROXY: '127.0.0.1' } });
+    apps.push(app);
+    const { email } = await account(app);
+    const signInFrom = async (client: string, password: string) => {
+      const c = new ConsoleClient(app.url);
+      const form = await c.get('/account/sign-in');
+      const forwarded = { 'x-forwarded-for': client };
+      const started = performance.now();
+      const res = await c.request('POST', '/account/sign-in', { csrf: csrfOf(form.text), email, password }, forwarded);
+      return { status: res.status, text: res.text, ms: performance.now() - started };
+    };
+    for (let i = 0; i < 5; i += 1) expect((await signInFrom('198.51.100.10', `wrong ${i}`)).status).toBe(401);
+    // The attacker's address is locked for this email, the right password included (and with a port).
+    const locked = await signInFrom('198.51.100.10:5555', PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.text).toContain('Too many failed sign-ins from this address');
+    // The owner, elsewhere, signs in: held a moment (the email's slow-down), not refused.
+    const owner = await signInFrom('203.0.113.20', PASSWORD);
+    expect(owner.status).toBe(303);
+    expect(owner.ms).toBeGreaterThanOrEqual(250);
+    // Guesses spread over more addresses are held ever longer (the owner's success is not counted:
+    // 0.25 s, then 0.5 s, then 1 s), never locking the email.
+    const second = await signInFrom('198.51.100.11', 'wrong again');
+    const third = await signInFrom('198.51.100.12', 'wrong again');
+    expect([second.status, third.status]).toEqual([401, 401]);
+    expect(second.ms).toBeGreaterThanOrEqual(250);
+    expect(third.ms).toBeGreaterThanOrEqual(500);
+    const later = await signInFrom('[2001:db8:20::1]:443', PASSWORD);
+    expect(later.status).toBe(303);
+    expect(later.ms).toBeGreaterThanOrEqual(1000);
+    expect((await signInFrom('198.51.100.10', PASSWORD)).status).toBe(429);
   });
 
   it('throttles per address after 30 failures, forgets failures after 15 minutes, and ends sessions after 12 hours', async () => {

@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../src/auth/api-keys.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import type { Response } from './support/api-client.js';
+import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { rawRequest } from './support/raw-http.js';
-import { startApp, type TestApp } from './support/test-app.js';
+import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 
 const SEARCH = '/api/v1/companies/search?query=beta';
 
@@ -47,7 +49,7 @@ describe.each(dialects())('rate limits (%s)', (dialect) => {
       expect(rows).toHaveLength(1 + passed.length);
     });
 
-    it('counts per key: one key over its limit does not slow another', async () => {
+    it('counts per account: one account over its limit does not slow another', async () => {
       const a = await t.account();
       const b = await t.account();
       await Promise.all(Array.from({ length: 8 }, () => t.get('/api/v1/account', a.key)));
@@ -165,7 +167,93 @@ describe.each(dialects())('rate limits (%s)', (dialect) => {
     });
   });
 
-  it('on by default: 100 requests a second per key', async () => {
+  describe('per account, and per address without its port (5 a minute, behind a trusted proxy)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '5/min', CORPDATA_TRUST_PROXY: '127.0.0.1' } });
+    });
+    afterAll(() => t.close());
+    afterEach(() => t.expectLedgersBalance());
+
+    it('all the keys of one account share one bucket: the 6th call answers 429 whatever key makes it', async () => {
+      const a = await t.account({ credits: 100 });
+      const more = await Promise.all(
+        Array.from({ length: 9 }, (_, i) =>
+          createKey(t.db.kysely, { accountId: a.accountId, name: `spare ${i}`, secret: TEST_SECRET, now: new Date() }),
+        ),
+      );
+      const keys = [a.key, ...more.map((k) => k.api_key)];
+      for (const key of keys.slice(0, 5)) expect((await t.get(SEARCH, key)).status).toBe(200);
+      for (const key of keys) {
+        const refused = await t.get(SEARCH, key);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(refused.cost).toBeNull();
+        expectLimitHeaders(refused, 5, 60);
+      }
+      // Five searches charged, the refusals nothing.
+      const balance = await t.db.kysely
+        .selectFrom('accounts')
+        .select('balance')
+        .where('account_id', '=', a.accountId)
+        .executeTakeFirst();
+      expect(Number(balance?.balance)).toBe(95);
+      // Another account is not slowed.
+      const b = await t.account();
+      expect((await t.get(SEARCH, b.key)).status).toBe(200);
+    });
+
+    it('X-Forwarded-For with a port counts as the bare address: ports do not make fresh buckets', async () => {
+      // The attack: each port a fresh bucket. 12 requests from one IPv4 address, each with another port or none.
+      const v4 = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          t.get('/api/v1/account', null, { 'x-forwarded-for': i % 3 === 0 ? '10.7.7.7' : `10.7.7.7:${1000 + i}` }),
+        ),
+      );
+      expect(v4.filter((r) => r.status === 401).length, JSON.stringify(v4.map((r) => r.status))).toBeLessThanOrEqual(6);
+      expect(v4.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(6);
+      // The bare address shares that bucket; another address has its own.
+      expect((await t.get('/api/v1/account', null, { 'x-forwarded-for': '10.7.7.7' })).status).toBe(429);
+      expect((await t.get('/api/v1/account', null, { 'x-forwarded-for': '10.7.7.8:1000' })).status).toBe(401);
+      // Bracketed IPv6 with a port, bracketed without one, and plain: one client.
+      const spellings = (i: number) => [`[2001:db8:7::1]:${1000 + i}`, '[2001:db8:7::1]', '2001:db8:7::1'][i % 3] ?? '';
+      const v6 = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => t.get('/api/v1/account', null, { 'x-forwarded-for': spellings(i) })),
+      );
+      expect(v6.filter((r) => r.status === 401).length, JSON.stringify(v6.map((r) => r.status))).toBeLessThanOrEqual(6);
+      expect(v6.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(6);
+      expect((await t.get('/api/v1/account', null, { 'x-forwarded-for': '2001:db8:7::2' })).status).toBe(429);
+      expect((await t.get('/api/v1/account', null, { 'x-forwarded-for': '[2001:db8:8::1]:1000' })).status).toBe(401);
+    });
+
+    it("the console's company search is free but limited, and shares the account's bucket with its keys", async () => {
+      const a = await t.account({ credits: 0, password: 'correct horse battery' });
+      const client = new ConsoleClient(t.url);
+      expect((await client.signIn(a.email, 'correct horse battery')).status).toBe(303);
+      const first = await client.get('/account/companies?query=beta');
+      expect(first.status).toBe(200);
+      expect(first.text).toContain('Beta');
+      for (let i = 0; i < 3; i++) expect((await client.get('/account/companies/results?query=be')).status).toBe(200);
+      // The fifth request of the account is one of its API calls; the search after it is refused.
+      expect((await t.get('/api/v1/account', a.key)).status).toBe(200);
+      const refused = await client.get('/account/companies?query=alpha');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
+      expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(refused.text).toMatch(/Too many requests: at most 5 per minute; retry in [0-9]+ s\./);
+      expect(refused.text).not.toContain('Alpha');
+      const fragment = await client.get('/account/companies/results?query=alpha');
+      expect(fragment.status).toBe(429);
+      expect(fragment.text).not.toContain('/account/companies/');
+      expect((await t.get('/api/v1/account', a.key)).status).toBe(429);
+      // Free all the same: nothing was charged.
+      const rows = await t.db.kysely.selectFrom('ledger').select('amount').where('account_id', '=', a.accountId).execute();
+      expect(rows.every((r) => Number(r.amount) >= 0)).toBe(true);
+    });
+  });
+
+  it('on by default: 100 requests a second per account', async () => {
     const t = await startApp(dialect, { env: { CORPDATA_RATE_LIMIT: '' } });
     try {
       const a = await t.account();

@@ -36,6 +36,10 @@ describe('which Accept headers ask for problem details', () => {
     ['*/*', false],
     ['text/html,application/xhtml+xml', false],
     ['application/json;q=0', false],
+    // Media types and parameter names are case-insensitive (RFC 9110 §8.3.1, §12.4.2).
+    ['APPLICATION/PROBLEM+JSON', true],
+    ['Application/Json ; Q=0.9, text/plain;q=0.5', true],
+    ['TEXT/PLAIN, APPLICATION/JSON;Q=0.5', false],
     [undefined, false],
   ])('%s → %s', (accept, problem) => {
     expect(wantsProblem(accept)).toBe(problem);
@@ -155,6 +159,19 @@ describe.each(dialects())('errors as problem details on request (%s)', (dialect)
     // The plain text names the periods that exist.
     const period = await t.get(`/api/v1/revenues?company_id=${ALPHA.id}&reporting_period=2020`, a.key);
     expect(period.text).toMatch(/Available periods: 2023, 2022 \(the free periods endpoint lists them\)\.$/);
+  });
+
+  it('reads the media types of Accept in any case: APPLICATION/PROBLEM+JSON gets problem details', async () => {
+    const a = await t.account();
+    for (const accept of ['APPLICATION/PROBLEM+JSON', 'Application/Problem+Json; Q=1', ' application/PROBLEM+json ']) {
+      const body = expectProblem(await t.get('/api/v1/revenues?ticker=BETA&reporting_year=2023', a.key, { accept }), 400, accept);
+      expect(body.param, accept).toBe('reporting_year');
+    }
+    expectProblem(await t.get('/api/v1/account', 'made.up.key', { accept: 'APPLICATION/JSON' }), 401, 'APPLICATION/JSON');
+    // A plain-text preference, in capitals, keeps plain text.
+    const plain = await t.get('/api/v1/account', 'made.up.key', { accept: 'TEXT/PLAIN, APPLICATION/PROBLEM+JSON;Q=0.5' });
+    expect(plain.status).toBe(401);
+    expect(plain.headers.get('content-type')).toMatch(/^text\/plain/);
   });
 
   it('the test token, the rate limit, the trace page asked for JSON, and what the framework refuses', async () => {

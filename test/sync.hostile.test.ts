@@ -45,7 +45,7 @@ function endesaListing(fxoId: string, jsonUrl: string): ListedReport {
 const lockHost = () => `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
 
 /**
- * A hostile or absent data source cannot reach past `sync` (DESIGN §15): each attack replayed
+ * A hostile or absent data source cannot reach past `sync` (design §15): each attack replayed
  * through `bin/corpdata` against a local server. Names it sends do not become paths, redirects do
  * not leave its origin, a bad listing costs only itself, a trickling body ends within its budget,
  * a dead or zombie holder's lease is taken over, and an unreachable source fails the run.

@@ -322,12 +322,14 @@ keys
   .action((who: string, opts: { name: string; expiresIn?: number }) =>
     withDatabase(async ({ db }) => {
       const account = await requireAccount(db.kysely, who, SUBSCRIPTIONS);
-      const secret = await signingSecret(db.kysely, loadConfig().secret);
+      const config = loadConfig();
+      const secret = await signingSecret(db.kysely, config.secret);
       const key = await createKey(db.kysely, {
         accountId: account.account_id,
         name: opts.name,
         secret,
         now: new Date(),
+        maxKeys: config.keysPerAccount,
         ...(opts.expiresIn === undefined ? {} : { expiresInSeconds: opts.expiresIn }),
       });
       print(key);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { redirectTo, sendErrorPage } from '../http/respond.js';
+import { accountBucket, type RateLimiter } from '../limits/rate-limiter.js';
 import type { ConsoleAuth } from './console-auth.js';
 import type { Credentials } from './credentials.js';
 import { tokensMatch } from './csrf.js';
@@ -16,6 +17,18 @@ export interface ConsoleDeps {
   readonly throttle: SignInThrottle;
   /** The JWT signing secret, for keys created in the console. */
   readonly secret: string;
+  /** The app's rate limiter, shared with the API; undefined when rate limiting is off. */
+  readonly limiter: RateLimiter | undefined;
+}
+
+/**
+ * Counts a console request against its account's bucket, the one its API keys draw from (design
+ * §11.6); throws the 429 (with Retry-After) when it is empty, which the console's error handler
+ * answers as a page. For what is free in the console but a bulk read all the same: the search.
+ */
+export function takeRequest(deps: ConsoleDeps, session: ConsoleSession, reply: FastifyReply): void {
+  const refused = deps.limiter?.take(accountBucket(session.accountId), reply);
+  if (refused !== undefined) throw refused;
 }
 
 /** The session of a page request, or undefined after answering with a redirect to sign-in. */

@@ -6,7 +6,7 @@ import { boughtData } from './bought-data.js';
 import { buyPage } from './buy-page.js';
 import { companiesPage, QUERY_MAX_LENGTH, searchResults } from './companies-page.js';
 import { companyPage } from './company-page.js';
-import { type ConsoleDeps, pageSession, postedForm, queryText } from './console-deps.js';
+import { type ConsoleDeps, pageSession, postedForm, queryText, takeRequest } from './console-deps.js';
 import { buy, type Quote, quote } from './console-purchase.js';
 import { exportRows, toCsv } from './data-export.js';
 import { dataPage } from './data-page.js';
@@ -44,7 +44,8 @@ function unknownCompany(reply: FastifyReply): FastifyReply {
 /**
  * The data explorer (design §16): company search, a company's coverage and purchases with charts
  * and tables, the buy step, and the bought data with its downloads. Buying charges through the
- * API's own bill (console-purchase.ts); the search is free here.
+ * API's own bill (console-purchase.ts); the search is free here, but limited as the API's is: each
+ * search (the page and the fragment fetched while typing) draws from the account's rate-limit bucket.
  */
 export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   const { ctx } = deps;
@@ -55,6 +56,7 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/account/companies', { schema: { hide: true } }, async (request, reply) => {
     const session = await pageSession(deps, request, reply);
     if (session === undefined) return reply;
+    takeRequest(deps, session, reply);
     const query = queryOf(request.query);
     const nonce = scriptNonce();
     const results = searchResults(await ctx.catalog(), query);
@@ -64,6 +66,7 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/account/companies/results', { schema: { hide: true } }, async (request, reply) => {
     const session = await deps.auth.current(request);
     if (session === undefined) return reply.code(401).type('text/plain; charset=utf-8').send('Signed out.');
+    takeRequest(deps, session, reply);
     const fragment = searchResults(await ctx.catalog(), queryOf(request.query));
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(fragment.value);
   });

@@ -41,6 +41,7 @@ export function keyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
         name: textField(form, 'name'),
         secret: deps.secret,
         now,
+        maxKeys: ctx.config.keysPerAccount,
         ...(lifetime.days === undefined ? {} : { expiresInSeconds: lifetime.days * 86_400 }),
       });
       const nonce = scriptNonce();

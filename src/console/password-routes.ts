@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { sendPage } from '../http/respond.js';
 import { type ConsoleDeps, pageSession, postedForm } from './console-deps.js';
@@ -19,11 +20,16 @@ export function passwordRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const posted = await postedForm(deps, request, reply);
     if (posted === undefined) return reply;
     const { session, form } = posted;
-    const retryAfter = throttle.begin(session.email, request.ip);
-    if (retryAfter > 0) {
+    const attempt = throttle.begin(session.email, request.ip);
+    if (attempt.retryAfterSeconds > 0) {
       const text = 'Too many wrong passwords. Try again later.';
-      return sendPage(reply.header('retry-after', String(retryAfter)), 429, passwordPage(session, { kind: 'error', text }));
+      return sendPage(
+        reply.header('retry-after', String(attempt.retryAfterSeconds)),
+        429,
+        passwordPage(session, { kind: 'error', text }),
+      );
     }
+    if (attempt.delayMs > 0) await sleep(attempt.delayMs);
     if (!(await credentials.checkAccount(session.accountId, form.get('current') ?? ''))) {
       return sendPage(reply, 400, passwordPage(session, { kind: 'error', text: 'The current password is wrong.' }));
     }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { redirectTo, sendErrorPage, sendPage } from '../http/respond.js';
 import { safeNext } from './console-auth.js';
@@ -45,12 +46,18 @@ export function signInRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     }
     const email = textField(form, 'email');
     const next = safeNext(form.get('next'));
-    const retryAfter = throttle.begin(email, request.ip);
-    if (retryAfter > 0) {
-      const minutes = Math.ceil(retryAfter / 60);
-      const error = `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-      return sendPage(reply.header('retry-after', String(retryAfter)), 429, signInPage({ csrf, next, email, error }));
+    const attempt = throttle.begin(email, request.ip);
+    if (attempt.retryAfterSeconds > 0) {
+      const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
+      const error = `Too many failed sign-ins from this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+      return sendPage(
+        reply.header('retry-after', String(attempt.retryAfterSeconds)),
+        429,
+        signInPage({ csrf, next, email, error }),
+      );
     }
+    // Guesses at this email from other addresses slow every attempt at it, never refuse it.
+    if (attempt.delayMs > 0) await sleep(attempt.delayMs);
     const accountId = await credentials.check(email, form.get('password') ?? '');
     if (accountId === undefined) return sendPage(reply, 401, signInPage({ csrf, next, email, error: SIGN_IN_FAILED }));
     throttle.succeeded(email, request.ip);

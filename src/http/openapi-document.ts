@@ -207,7 +207,8 @@ function problemExample(status: number, text: string | undefined, subscription =
 }
 
 const TOO_MANY = {
-  description: 'Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged.',
+  description:
+    'Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged.',
   content: { 'text/plain': { schema: { type: 'string', description: 'Plain-text explanation.' } } },
 };
 

@@ -55,7 +55,8 @@ export const PROBLEM_TYPE = 'application/problem+json';
  * as curl and browsers send it).
  */
 export function wantsProblem(accept: string | undefined): boolean {
-  if (accept === undefined || !accept.includes('json')) return false;
+  // A quick way out for the usual header; media types are case-insensitive (RFC 9110 §8.3.1).
+  if (accept === undefined || !/json/i.test(accept)) return false;
   const json = quality(accept, PROBLEM_TYPE, 'application/json');
   return json > 0 && json >= quality(accept, 'text/plain');
 }

@@ -20,7 +20,7 @@ const WHEN: Record<number, string> = {
   414: 'the request target, or a path parameter in it, is too long.',
   415: 'a request body of a type the route does not read (the API’s POST operations read application/json).',
   417: 'an Expect header other than 100-continue.',
-  429: 'over the rate limit of the key or client address; retry after Retry-After seconds. Nothing is charged.',
+  429: 'over the rate limit of the account (all its keys together) or client address; retry after Retry-After seconds. Nothing is charged.',
   431: 'the request’s header block is too large.',
   500: 'the server failed; the body gives only the request id, the log has the rest.',
   503: 'the instance is shutting down; retry the request.',

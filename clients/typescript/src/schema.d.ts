@@ -1257,7 +1257,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -1627,7 +1627,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -2080,7 +2080,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -2572,7 +2572,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -3020,7 +3020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -3372,7 +3372,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -3816,7 +3816,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -4301,7 +4301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -4749,7 +4749,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -5101,7 +5101,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -5545,7 +5545,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -6030,7 +6030,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -6470,7 +6470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -6840,7 +6840,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -7293,7 +7293,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -7771,7 +7771,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8047,7 +8047,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8352,7 +8352,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -8778,7 +8778,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -9005,7 +9005,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**
@@ -9307,7 +9307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Over the rate limit of the key (or, without a valid key, of the client address); nothing was charged. */
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
             429: {
                 headers: {
                     /**

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { corpdata } from './support/cli.js';
@@ -7,17 +9,21 @@ import { createTestDatabase } from './support/test-database.js';
 
 const REPORT = fileURLToPath(new URL('../demo/REPORT.txt', import.meta.url));
 
+interface Finding {
+  check: string;
+  company_id: string;
+  company: string;
+  period: number | null;
+  document_id: string | null;
+  reason: string;
+}
+
 interface Audit {
   findings: number;
   by_check: Record<string, number>;
-  items: Array<{
-    check: string;
-    company_id: string;
-    company: string;
-    period: number | null;
-    document_id: string | null;
-    reason: string;
-  }>;
+  items: Finding[];
+  accepted: number;
+  accepted_items: Finding[];
 }
 
 /** `bin/corpdata check-data` (design §6): findings as one JSON object, exit 3 when there are any. */
@@ -59,5 +65,93 @@ describe.each(dialects())('bin/corpdata check-data (%s)', (dialect) => {
         at,
       ).toBe(true);
     }
-  });
+  }, 120_000); // seeding the demo and auditing it: slow on a loaded machine
+
+  it('with --accept FILE fails only on findings the file does not hold, counting the accepted apart', async () => {
+    const database = await createTestDatabase(dialect);
+    const env = { CORPDATA_DATABASE: database.url };
+    const dir = mkdtempSync(join(tmpdir(), 'corpdata-accept-'));
+    try {
+      expect((await corpdata(['migrate'], env)).code).toBe(0);
+      const fresh = await corpdata(['check-data'], env);
+      expect(fresh.code, fresh.stderr).toBe(3);
+      const all = fresh.json<Audit>();
+      expect(all).toMatchObject({ accepted: 0, accepted_items: [] });
+      // The report is the accept format: an operator writes it, reviews it, and hands it back.
+      const reviewed = join(dir, 'reviewed.json');
+      writeFileSync(reviewed, fresh.stdout);
+      const accepted = await corpdata(['check-data', '--accept', reviewed], env);
+      expect(accepted.code, accepted.stderr).toBe(0);
+      expect(accepted.json<Audit>()).toEqual({
+        findings: 0,
+        by_check: Object.fromEntries(Object.keys(all.by_check).map((c) => [c, 0])),
+        items: [],
+        accepted: all.findings,
+        accepted_items: all.items,
+      });
+
+      // A new finding: a processed document no figure cites.
+      const [first] = all.items;
+      if (first === undefined) throw new Error('the demo has findings');
+      const bundle = join(dir, 'bundle');
+      const documentId = '7e57acce-0000-4000-8000-000000000001';
+      mkdirSync(bundle);
+      writeFileSync(
+        join(bundle, 'documents.csv'),
+        `document_id,company_id,title,source_url,published_on,reporting_period,status\n${documentId},${first.company_id},Unused report,https://example.com/unused.pdf,2025-03-01,2024,processed\n`,
+      );
+      const imported = await corpdata(['import', bundle], env);
+      expect(imported.code, imported.stderr).toBe(0);
+      const again = await corpdata(['check-data', '--accept', reviewed], env);
+      expect(again.code, again.stderr).toBe(3);
+      const report = again.json<Audit>();
+      expect(report.items).toEqual([
+        {
+          check: 'document_without_figure',
+          company_id: first.company_id,
+          company: first.company,
+          period: null,
+          document_id: documentId,
+          reason: 'no figure cites this document',
+        },
+      ]);
+      expect(report).toMatchObject({ findings: 1, accepted: all.findings, accepted_items: all.items });
+      expect(report.by_check.document_without_figure).toBe(1);
+      // A report written with --accept accepts both its lists: the new finding, reviewed, passes too.
+      const reviewedAgain = join(dir, 'reviewed-again.json');
+      writeFileSync(reviewedAgain, again.stdout);
+      const passes = await corpdata(['check-data', '--accept', reviewedAgain], env);
+      expect(passes.code, passes.stderr).toBe(0);
+      expect(passes.json<Audit>()).toMatchObject({ findings: 0, accepted: all.findings + 1 });
+
+      // An accept file that cannot be read is a failure of the command (1), not a finding (3).
+      const bad = (name: string, text: string) => {
+        const file = join(dir, name);
+        writeFileSync(file, text);
+        return file;
+      };
+      for (const [file, said] of [
+        [join(dir, 'missing.json'), /cannot read .*missing\.json \(ENOENT\)/],
+        [bad('not-json.json', '{"items": ['), /not-json\.json is not JSON/],
+        [bad('list.json', '[]'), /list\.json must be a JSON object with "items"/],
+        [bad('no-items.json', '{"findings": 0}'), /no-items\.json: "items" must be a list of findings/],
+        [
+          bad('bad-check.json', JSON.stringify({ items: [{ ...first, check: 'revenue_typo' }] })),
+          /bad-check\.json: items\[0\]: check must be one of/,
+        ],
+        [
+          bad('bad-period.json', JSON.stringify({ items: [first, { ...first, period: '2024' }] })),
+          /bad-period\.json: items\[1\]: period must be a year or null/,
+        ],
+      ] as const) {
+        const r = await corpdata(['check-data', '--accept', file], env);
+        expect([r.code, r.stdout], file).toEqual([1, '']);
+        expect(r.stderr, file).toMatch(/^corpdata: [^\n]+\n$/);
+        expect(r.stderr, file).toMatch(said);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+    }
+  }, 300_000);
 });

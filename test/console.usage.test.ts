@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
+import { adjustCredits } from '../src/credits/adjust-credits.js';
 import { apiGet } from './support/api-client.js';
 import { ConsoleClient, csrfOf, newKey } from './support/console-client.js';
 import { SUBSCRIPTIONS } from './support/datasets.js';
@@ -119,6 +120,22 @@ describe.each(dialects())('console: keys and usage (%s)', (dialect) => {
       .orderBy('entry_id', 'desc')
       .executeTakeFirst();
     expect(nul?.detail).toBe('be\uFFFDta');
+  });
+
+  it("says an operator's adjustment was one, without the operator's reason", async () => {
+    const account = await t.account({ password: PASSWORD, credits: 100 });
+    const reason = 'duplicate grant of invoice 2026-114';
+    await adjustCredits(t.db.kysely, { accountId: account.accountId, amount: -40, reason, at: new Date().toISOString() });
+    const c = new ConsoleClient(t.url);
+    expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
+    const page = await c.get('/account/usage');
+    expect(page.text).toMatch(
+      /Credits adjusted by the operator<\/td><td data-label="Key">—<\/td>\s*<td data-label="Credits" class="num">-40<\/td><td data-label="Balance after" class="num">60<\/td>/,
+    );
+    expect(page.text).toContain('<strong id="balance">60</strong>');
+    expect(page.text).not.toContain(reason);
+    // Not a charge: the chart of credits spent leaves it out.
+    expect(page.text).toContain(`<title>${new Date().toISOString().slice(0, 10)}: 0 credits</title>`);
   });
 
   it('refuses a key without a name, with a name too long or an unknown lifetime, saying why', async () => {

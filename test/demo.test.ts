@@ -34,6 +34,7 @@ const MIGRATIONS = [
   '013-net-income',
   '014-figure-source-detail',
   '015-charge-generic-plans',
+  '016-ledger-adjustment',
 ];
 
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {

@@ -12,6 +12,7 @@ import { exportBundle } from '../ingest/bundle/export-bundle.js';
 import { INGEST_COMMANDS } from '../ingest/registry.js';
 import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
+import { accountsList, checkDataReport, creditsAdjust, keysList } from './operator-commands.js';
 import { runImport } from './run-import.js';
 import { progress } from './run-ingest.js';
 import type { SyncRequests } from './run-sync.js';
@@ -193,17 +194,16 @@ sync
 
 program
   .command('check-data')
+  .option('--accept <file>', 'a report of findings reviewed already (check-data > FILE writes one): only others make it exit 3')
   .description(
-    'Audit the data: findings as JSON (same name and country, tenfold changes, concept switches, misattributed or unused documents); exit 3 when there are any.',
+    'Audit the data: findings as JSON (same name and country, tenfold changes, concept switches, misattributed or unused documents); exit 3 when there are any not accepted.',
   )
-  .action(() =>
+  .action((opts: { accept?: string }) =>
     withDatabase(async ({ db }) => {
-      const { checkData } = await import('../quality/check-data.js');
-      const { auditReport } = await import('../quality/findings.js');
-      const findings = await checkData(db.kysely, FIGURE_SPECS);
-      print(auditReport(findings));
+      const { report, fresh } = await checkDataReport(db.kysely, FIGURE_SPECS, opts.accept);
+      print(report);
       // Findings are not a failure of the command: a distinct code lets a script tell them apart.
-      if (findings.length > 0) process.exitCode = 3;
+      if (fresh) process.exitCode = 3;
     }),
   );
 
@@ -299,10 +299,22 @@ accounts
   .command('show')
   .argument('<account>', 'email or account id')
   .action((who: string) => withDatabase(async ({ db }) => print(await requireAccount(db.kysely, who, SUBSCRIPTIONS))));
+accounts
+  .command('list')
+  .description('Every account as `accounts show` prints it, with its creation time; oldest first.')
+  .action(() => withDatabase(async ({ db }) => print(await accountsList(db.kysely, SUBSCRIPTIONS))));
 
-program
-  .command('credits')
-  .description('Manage credits.')
+const credits = program.command('credits').description('Manage credits.');
+credits
+  .command('adjust')
+  .argument('<account>', 'email or account id')
+  .argument('<n>', 'credits to add, or to take with a minus sign (a whole number, not 0)')
+  .requiredOption('--reason <text>', 'why: kept on the ledger line')
+  .description('Correct a balance by N credits, never below 0: one ledger line with the reason.')
+  .action((who: string, n: string, opts: { reason: string }) =>
+    withDatabase(async ({ db }) => print(await creditsAdjust(db.kysely, { who, n, reason: opts.reason }, SUBSCRIPTIONS))),
+  );
+credits
   .command('grant')
   .argument('<account>', 'email or account id')
   .argument('<n>', 'credits to add', wholeNumber('N', 1))
@@ -335,6 +347,11 @@ keys
       print(key);
     }),
   );
+keys
+  .command('list')
+  .argument('<account>', 'email or account id')
+  .description("The account's keys, newest first: id, name, times, status; never the key itself.")
+  .action((who: string) => withDatabase(async ({ db }) => print(await keysList(db.kysely, who, SUBSCRIPTIONS))));
 keys
   .command('revoke')
   .argument('<key_id>', 'the key id (the JWT jti)')

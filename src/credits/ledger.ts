@@ -13,6 +13,8 @@ export interface LedgerEntryInput {
   companyId?: string | null;
   reportingPeriod?: number | null;
   requestId?: string | null;
+  /** A search's query, or an adjustment's reason. */
+  detail?: string | null;
   at: string;
 }
 
@@ -31,6 +33,7 @@ export async function appendLedger(db: Executor, e: LedgerEntryInput): Promise<v
       reporting_period: e.reportingPeriod ?? null,
       request_id: e.requestId ?? null,
       created_at: e.at,
+      detail: e.detail ?? null,
     })
     .execute();
 }

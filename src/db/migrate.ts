@@ -16,6 +16,7 @@ import * as syncState from './migrations/012-sync-state.js';
 import * as netIncome from './migrations/013-net-income.js';
 import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
+import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -39,6 +40,7 @@ function provider(db: Db): MigrationProvider {
       '013-net-income': bind(netIncome),
       '014-figure-source-detail': bind(figureSourceDetail),
       '015-charge-generic-plans': bind(chargeGenericPlans),
+      '016-ledger-adjustment': bind(ledgerAdjustment),
     }),
   };
 }

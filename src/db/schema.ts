@@ -139,7 +139,8 @@ export interface ApiKeyTable {
   revoked_at: string | null;
 }
 
-export type LedgerKind = 'grant' | 'charge';
+/** `adjustment`: an operator's correction of a balance, either sign, its reason in `detail` (DESIGN §6). */
+export type LedgerKind = 'grant' | 'charge' | 'adjustment';
 
 export interface LedgerTable {
   entry_id: Generated<number>;
@@ -153,7 +154,10 @@ export interface LedgerTable {
   reporting_period: number | null;
   request_id: string | null;
   created_at: string;
-  /** What the charge was for beyond endpoint and company-period: a company search's query; else null. */
+  /**
+   * What the charge was for beyond endpoint and company-period (a company search's query), or an
+   * adjustment's reason; else null.
+   */
   detail: string | null;
 }
 

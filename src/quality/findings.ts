@@ -214,13 +214,28 @@ export function auditFindings(input: AuditInput): Finding[] {
   );
 }
 
-/** The JSON `check-data` prints: counts by check, then every finding. */
-export function auditReport(findings: readonly Finding[]): {
+/**
+ * The JSON `check-data` prints: counts by check and every finding not yet reviewed, then the
+ * findings an accept file accepted (`--accept`, DESIGN §18.5), counted apart; `by_check` counts the
+ * unreviewed ones only, those that make the command exit 3.
+ */
+export function auditReport(
+  findings: readonly Finding[],
+  accepted: readonly Finding[] = [],
+): {
   findings: number;
   by_check: Record<CheckName, number>;
   items: Finding[];
+  accepted: number;
+  accepted_items: Finding[];
 } {
   const byCheck = Object.fromEntries(CHECKS.map((c) => [c, 0])) as Record<CheckName, number>;
   for (const f of findings) byCheck[f.check]++;
-  return { findings: findings.length, by_check: byCheck, items: [...findings] };
+  return {
+    findings: findings.length,
+    by_check: byCheck,
+    items: [...findings],
+    accepted: accepted.length,
+    accepted_items: [...accepted],
+  };
 }

@@ -172,7 +172,12 @@ describe('the docs, run as written', () => {
       server = null;
       if (running === null || running.child.exitCode !== null || running.child.pid === undefined) return;
       const exited = new Promise((r) => running.child.once('exit', r));
-      process.kill(-running.child.pid, 'SIGTERM');
+      try {
+        process.kill(-running.child.pid, 'SIGTERM');
+      } catch (error) {
+        // Its group is gone already: the server exited, and its exit event is on its way.
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
       await exited;
     };
     try {

@@ -93,7 +93,10 @@ describe.each(dialects())("the README's first call, run against a live server (%
       expect(await python(forTicker(example('python'), ticker)), ticker).toEqual(lines);
   });
 
-  it('in TypeScript, with the typed client, saved as first-call.ts and run by `npx tsx first-call.ts`', async () => {
+  it('in TypeScript, with the typed client, saved as first-call.ts and run by `npx tsx first-call.ts`', {
+    timeout: 120_000,
+  }, async () => {
+    // Four runs of tsx, each starting a Node process and compiling the client: seconds each on a loaded machine.
     // As the README says: the file at the repository root (a scratch copy of it: the client and
     // the dependencies), run by the runner the project installs.
     expect(README.replace(/\s+/g, ' ')).toContain('run it with `npx tsx first-call.ts`');

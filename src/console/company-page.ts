@@ -1,4 +1,6 @@
 import type { Company } from '../catalog/catalog.js';
+import type { Dataset } from '../datasets/dataset.js';
+import { API_YEARS } from '../datasets/period-data.js';
 import { formatNumber, type Html, html } from '../web/html.js';
 import { exchangeName } from './companies-page.js';
 import type { Coverage } from './explorer-query.js';
@@ -54,6 +56,21 @@ ${cov.subscribed ? html`<p><button type="submit">Review purchase of ${dataset.la
 </form>`;
 }
 
+/**
+ * Which API call answers which of the periods (DESIGN §11.2): the single call the spec's years,
+ * history (and batch) the earlier ones, so a period bought here is fetched by a key for sure.
+ */
+export function apiCalls(dataset: Dataset, companyId: string, periods: readonly number[]): Html {
+  const path = dataset.route.path;
+  const earlier = periods.filter((p) => p < API_YEARS.singleCallFirst);
+  const single = html`<code>GET ${path}?company_id=${companyId}&amp;reporting_period=YEAR</code> (${API_YEARS.singleCallFirst} to ${API_YEARS.last})`;
+  if (earlier.length === 0) return html`By API: ${single}.`;
+  const from = Math.min(...earlier);
+  const to = Math.max(...earlier);
+  return html`By API: ${single}; the years ${from === to ? `${from}` : `${from} to ${to}`}:
+<code>GET ${path}/history?company_id=${companyId}&amp;from=${from}&amp;to=${to}</code>.`;
+}
+
 function datasetSection(companyId: string, cov: Coverage, companyName: string): Html {
   const { dataset } = cov;
   const figures = cov.figures;
@@ -66,6 +83,7 @@ ${figureTable(`${dataset.label} of ${companyName}: every figure bought`, figures
 <h2 id="h-${dataset.name}">${dataset.label}</h2>
 <p class="muted">${cov.periods.length === 0 ? 'No period available.' : `Available periods: ${cov.periods.length}, of which ${cov.bought.size} bought.`}
 A period costs ${dataset.prices.firstAccess} credits once; after that the API answers it for ${dataset.prices.repeat}.</p>
+${cov.periods.length === 0 ? '' : html`<p class="muted api-calls">${apiCalls(dataset, companyId, cov.periods)}</p>`}
 ${periodsForm(companyId, cov)}
 ${bought}
 </section>`;

@@ -123,6 +123,11 @@ describe.each(dialects())('the demo: every year listed and sold is answered by t
     ]);
     // Bought in the console: the API answers it as a repeat.
     expect([history.cost, history.balance]).toEqual([1, 974]);
+    // The home page counts the years the API answers, and says which call answers which.
+    const home = await (await fetch(`${t.url}/`)).text();
+    expect(home).toContain('2007–2026');
+    expect(home).toContain('takes the years\n2020 to 2026');
+    expect(home).toContain('<code>/history?from=</code>');
     const batch = await t.post('/api/v1/revenues/batch', { jobs: [{ ticker: 'MSFT', reporting_period: 2010 }] }, account.key);
     expect(batch.status).toBe(200);
     expect(batch.json<{ results: { status: number }[] }>().results).toEqual([expect.objectContaining({ status: 200 })]);

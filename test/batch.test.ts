@@ -87,6 +87,27 @@ describe.each(dialects())('dataset batch (%s)', (dialect) => {
     expect([ok.status, ok.cost, ok.balance]).toEqual([200, 25, 24]);
   });
 
+  it('takes years from 2000, before the single call’s 2020: a year not covered is the job’s 404, charging nothing', async () => {
+    const a = await t.account({ credits: 10 });
+    const res = await t.post(
+      BATCH,
+      {
+        jobs: [
+          { ticker: 'BETA', reporting_period: 2000 },
+          { ticker: 'BETA', reporting_period: 2019 },
+        ],
+      },
+      a.key,
+    );
+    expect([res.status, res.cost, res.balance]).toEqual([200, 0, 10]);
+    const results = res.json<{ results: { status: number; available_periods?: number[] }[] }>().results;
+    expect(results.map((r) => [r.status, r.available_periods])).toEqual([
+      [404, [2024, 2023, 2022]],
+      [404, [2024, 2023, 2022]],
+    ]);
+    expect(await charges(a.accountId)).toEqual([]);
+  });
+
   it('charges nothing for a batch of jobs that all find nothing', async () => {
     const a = await t.account({ credits: 10 });
     const res = await t.post(BATCH, { jobs: [{ ticker: 'NOPE', reporting_period: 2023 }] }, a.key);
@@ -110,7 +131,8 @@ describe.each(dialects())('dataset batch (%s)', (dialect) => {
       },
       'jobs[1].reporting_period',
     ],
-    [{ jobs: [{ ticker: 'BETA', reporting_period: 2019 }] }, 'jobs[0].reporting_period'],
+    [{ jobs: [{ ticker: 'BETA', reporting_period: 1999 }] }, 'jobs[0].reporting_period'],
+    [{ jobs: [{ ticker: 'BETA', reporting_period: 2027 }] }, 'jobs[0].reporting_period'],
     [
       {
         jobs: [

@@ -27,7 +27,7 @@ interface KeyListing {
   status: 'active' | 'revoked' | 'expired';
 }
 
-/** The operator's look-ups and corrections (DESIGN §6): `accounts list`, `keys list`, `credits adjust`. */
+/** The operator's look-ups and corrections (design §6): `accounts list`, `keys list`, `credits adjust`. */
 describe.each(dialects())('bin/corpdata accounts list, keys list, credits adjust (%s)', (dialect) => {
   let database: TestDatabase;
   let env: Record<string, string>;

@@ -100,7 +100,8 @@ describe.each(dialects())('dataset history (%s)', (dialect) => {
     ['ticker=BETA', 'from'],
     ['ticker=BETA&from=2024&to=2022', 'from'],
     ['ticker=BETA&last=2&from=2022', 'last'],
-    ['ticker=BETA&from=2019', 'from'],
+    ['ticker=BETA&from=1999', 'from'],
+    ['ticker=BETA&to=2019', 'from'],
     ['ticker=BETA&to=2027', 'to'],
     ['ticker=BETA&last=7', 'last'],
     ['ticker=BETA&last=0', 'last'],
@@ -118,6 +119,23 @@ describe.each(dialects())('dataset history (%s)', (dialect) => {
     expect(await ledger(a.accountId)).toEqual([]);
     const plain = await t.get(`/api/v1/revenues/history?${query}`, a.key);
     expect(plain.headers.get('content-type')).toContain('text/plain');
+  });
+
+  it('takes years from 2000, before the single call’s 2020: a range reaching back answers what exists in it', async () => {
+    const a = await t.account({ credits: 1000 });
+    const res = await t.get('/api/v1/revenues/history?ticker=BETA&from=2000&to=2022', a.key);
+    expect(res.status).toBe(200);
+    expect(res.json<History>().periods.map((p) => p.reporting_period)).toEqual([2022]);
+    expect(res.cost).toBe(25);
+    const before = await t.get('/api/v1/revenues/history?ticker=BETA&from=2000&to=2019', a.key, PROBLEM);
+    expect(before.status).toBe(404);
+    expect(before.json<{ available_periods: number[] }>().available_periods).toEqual([2024, 2023, 2022]);
+    // The single call keeps the spec's years, and its 400 names the call for earlier ones.
+    const single = await t.get('/api/v1/ghg-emissions?ticker=BETA&reporting_period=2019', a.key);
+    expect(single.status).toBe(400);
+    expect(single.text).toBe(
+      "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-emissions/history?from=2000 (or a batch).",
+    );
   });
 
   it('keeps the order of checks: 401, then 400, then 403, then 404', async () => {

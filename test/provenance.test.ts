@@ -91,7 +91,9 @@ describe.each(dialects())('provenance as JSON (%s)', (dialect) => {
     expect(none.status).toBe(401);
     const bad = await t.get('/api/v1/trace/not-a-uuid', a.key);
     expect(bad.status).toBe(400);
-    expect(bad.text).toBe('Invalid parameter \'id\': a data point id: a UUID, or for an intensity two UUIDs joined by "~".');
+    expect(bad.text).toBe(
+      'Invalid parameter \'id\': a data point id: a UUID, or for an intensity two UUIDs joined by "~"; or the id of a mock record (mock-…), answered as mock data.',
+    );
     const unknown = await t.get('/api/v1/trace/00000000-0000-4000-8000-00000000ffff', a.key);
     expect(unknown.status).toBe(404);
     expect((await t.get(`/api/v1/trace/${BETA_2023}?verbose=1`, a.key)).status).toBe(400);

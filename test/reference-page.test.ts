@@ -228,6 +228,44 @@ describe('the API reference page (/docs)', () => {
     await context.close();
   });
 
+  it('opens the section a contents link leads to, its heading in view at 390 px, and folds the one opened before', {
+    timeout: 60_000,
+  }, async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${t.url}/docs`);
+    const folded = await page.evaluate<number>(IN_PAGE.height);
+    /** The fold of a section: the one its heading is in (a dataset's periods, history, batch), or the section's own. */
+    const foldOpen = (id: string) =>
+      page.evaluate<boolean>(
+        `(() => { const h = document.getElementById(${JSON.stringify(id)}); return (h.closest('details') ?? h.closest('section').querySelector(':scope > details')).open; })()`,
+      );
+    const inView = async (id: string) => {
+      const box = await page.locator(`#${id}`).boundingBox();
+      return box !== null && box.y >= 0 && box.y + box.height <= 844;
+    };
+    let previous: string | undefined;
+    for (const id of ['getRevenuesHistory', 'getGhgEmissions', 'getNetIncomeBatch', 'mic-codes', 'getRevenues']) {
+      await page.locator(`nav.toc a[href="#${id}"]`).click();
+      await expect.poll(() => new URL(page.url()).hash).toBe(`#${id}`);
+      // The fold opens on the hashchange event, which follows the new URL.
+      await expect.poll(() => foldOpen(id), { message: id }).toBe(true);
+      await expect.poll(() => inView(id), { message: id }).toBe(true);
+      if (previous !== undefined) expect(await foldOpen(previous), `${previous} after ${id}`).toBe(false);
+      previous = id;
+      // One section open at a time: the page stays a few screens long.
+      expect(await page.evaluate<number>(IN_PAGE.openDetails), id).toBe(1);
+    }
+    const opened = await page.evaluate<number>(IN_PAGE.height);
+    expect(opened).toBeLessThan(folded + 6_000);
+    await expectSound(page, 'phone, a section open');
+    // A shared link to a section opens it on arrival.
+    await page.goto(`${t.url}/docs#getGhgIntensityPeriods`);
+    await expect.poll(() => foldOpen('getGhgIntensityPeriods')).toBe(true);
+    await expect.poll(() => inView('getGhgIntensityPeriods')).toBe(true);
+    await context.close();
+  });
+
   it('works by keyboard on a wide screen: contents to an operation, its fold opened with Enter', {
     timeout: 60_000,
   }, async () => {
@@ -247,15 +285,17 @@ describe('the API reference page (/docs)', () => {
     expect(active.outline).toBe('solid');
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).hash).toBe('#getRevenues');
-    // The next stop is the operation's fold; Enter opens it.
+    await expect.poll(() => page.evaluate<boolean>("document.querySelector('#getRevenues ~ details').open")).toBe(true);
+    // The link opened the operation's fold; the next stop is its summary, and Enter folds it again.
+    await expect(page.locator('#getRevenues ~ details pre').first().textContent()).resolves.toContain('curl -H');
+    expect(await page.evaluate<boolean>("document.querySelector('#getRevenues ~ details').open")).toBe(true);
     await page.keyboard.press('Tab');
     active = await page.evaluate<typeof active>(IN_PAGE.active);
     expect([active.tag, active.text]).toEqual(['summary', 'Example, parameters and fields']);
     expect(active.outline).toBe('solid');
     const before = await page.evaluate<number>(IN_PAGE.openDetails);
     await page.keyboard.press('Enter');
-    expect(await page.evaluate<number>(IN_PAGE.openDetails)).toBe(before + 1);
-    await expect(page.locator('#getRevenues ~ details pre').first().textContent()).resolves.toContain('curl -H');
+    expect(await page.evaluate<number>(IN_PAGE.openDetails)).toBe(before - 1);
 
     // An error anchor a problem links to is there and scrolled to.
     await page.goto(`${t.url}/docs#error-402`);

@@ -129,6 +129,36 @@ describe.each(dialects())('test mode (%s)', (dialect) => {
     }
   });
 
+  it('answers a mock record’s trace id on /api/v1/trace/{id} too, free and writing nothing; a malformed one stays a 400', async () => {
+    const a = await t.account();
+    const before = await snapshot(t);
+    const res = await t.get('/api/v1/ghg-intensity?ticker=AAPL&reporting_period=2023', TEST_TOKEN);
+    const revenue = await t.get('/api/v1/revenues?ticker=AAPL&reporting_period=2023', TEST_TOKEN);
+    const ids = [
+      ...res.json<Array<{ traceability_source_url: string }>>(),
+      ...revenue.json<Array<{ traceability_source_url: string }>>(),
+    ].map((r) => new URL(r.traceability_source_url).pathname.slice('/trace/'.length));
+    // An intensity's id joins two mock ids with "~"; a revenue's is one.
+    expect(ids.some((id) => id.includes('~'))).toBe(true);
+    expect(ids.some((id) => !id.includes('~'))).toBe(true);
+    for (const id of ids) {
+      const api = await t.get(`/api/v1/trace/${id}`, TEST_TOKEN);
+      expect(api.status, id).toBe(200);
+      expect(api.headers.get('x-credit-cost')).toBe('0');
+      expect(api.json()).toEqual({
+        data_point_id: id,
+        mock: true,
+        detail: expect.stringContaining('mock data'),
+        traceability_source_url: expect.stringMatching(new RegExp(`^http://[^/]+/trace/${id}$`)),
+      });
+    }
+    // A key's caller following a mock link learns the same; a mock id of the wrong shape is a 400.
+    expect((await t.get(`/api/v1/trace/${ids[0] ?? ''}`, a.key)).json()).toMatchObject({ mock: true });
+    expect((await t.get('/api/v1/trace/mock-123', TEST_TOKEN)).status).toBe(400);
+    expect((await t.get(`/api/v1/trace/${ids[0] ?? ''}~`, TEST_TOKEN)).status).toBe(400);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
   it('has the shapes of live answers: some company-periods restated, several currencies', async () => {
     const answers = await Promise.all(
       ['AAPL', 'MSFT', 'SAP', 'NESN', 'TM', 'BP', 'SHEL', 'HSBA', 'SIE', 'ASML', 'NVDA', 'TSLA'].map((ticker) =>

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
 
 /**
- * The operator's look-ups and corrections (DESIGN §6): `accounts list`, `keys list`, `credits
+ * The operator's look-ups and corrections (design §6): `accounts list`, `keys list`, `credits
  * adjust`, `check-data [--accept FILE]`. Each returns the one JSON object the command prints; the
  * composition root (main.ts) opens the database and prints it.
  */
@@ -20,7 +20,7 @@ export async function accountsList(db: Kysely<Database>, offered: OfferedSubscri
 /**
  * `keys list E|ID`: the account's keys, newest first, with what the console shows of them — the
  * first characters of the signature, by which an account holder can tell which key is meant —
- * and never the key itself, which is not stored (DESIGN §6).
+ * and never the key itself, which is not stored (design §6).
  */
 export async function keysList(db: Kysely<Database>, who: string, offered: OfferedSubscriptions) {
   const account = await requireAccount(db, who, offered);

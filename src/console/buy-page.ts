@@ -1,6 +1,7 @@
 import type { Company } from '../catalog/catalog.js';
 import type { Dataset } from '../datasets/dataset.js';
 import { formatNumber, html } from '../web/html.js';
+import { apiCalls } from './company-page.js';
 import type { Quote } from './console-purchase.js';
 import { consolePage, csrfField, notice } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
@@ -21,6 +22,7 @@ ${q.ok ? html`<dt>Balance after</dt><dd><strong id="balance-after">${formatNumbe
 ${what}
 <p>Charged as the API charges: one ledger line per period, named “${dataset.label}”. The API then answers these periods for
 ${dataset.prices.repeat} credit each, and their trace pages show the values.</p>
+<p class="muted">${apiCalls(dataset, company.companyId, q.periods)}</p>
 <form method="post" action="/account/companies/${company.companyId}/buy">${csrfField(session.csrf)}
 <input type="hidden" name="dataset" value="${dataset.name}"><input type="hidden" name="periods" value="${q.periods.join(',')}">
 <p><button type="submit">Confirm: pay ${formatNumber(q.total)} credits</button> <a href="${back}">Cancel</a></p>

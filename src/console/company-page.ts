@@ -1,4 +1,6 @@
 import type { Company } from '../catalog/catalog.js';
+import type { Dataset } from '../datasets/dataset.js';
+import { API_YEARS } from '../datasets/period-data.js';
 import { formatNumber, type Html, html } from '../web/html.js';
 import { exchangeName } from './companies-page.js';
 import type { Coverage } from './explorer-query.js';
@@ -54,7 +56,22 @@ ${cov.subscribed ? html`<p><button type="submit">Review purchase of ${dataset.la
 </form>`;
 }
 
-function datasetSection(companyId: string, cov: Coverage, companyName: string): Html {
+/**
+ * Which API call answers which of the periods (design §11.2): the single call the spec's years,
+ * history (and batch) the earlier ones, so a period bought here is fetched by a key for sure.
+ */
+export function apiCalls(dataset: Dataset, companyId: string, periods: readonly number[]): Html {
+  const path = dataset.route.path;
+  const earlier = periods.filter((p) => p < API_YEARS.singleCallFirst);
+  const single = html`<code>GET ${path}?company_id=${companyId}&amp;reporting_period=YEAR</code> (${API_YEARS.singleCallFirst} to ${API_YEARS.last})`;
+  if (earlier.length === 0) return html`By API: ${single}.`;
+  const from = Math.min(...earlier);
+  const to = Math.max(...earlier);
+  return html`By API: ${single}; the years ${from === to ? `${from}` : `${from} to ${to}`}:
+<code>GET ${path}/history?company_id=${companyId}&amp;from=${from}&amp;to=${to}</code>.`;
+}
+
+function datasetSection(companyId: string, cov: Coverage, companyName: string, message: Html | undefined): Html {
   const { dataset } = cov;
   const figures = cov.figures;
   const bought =
@@ -64,8 +81,10 @@ function datasetSection(companyId: string, cov: Coverage, companyName: string): 
 ${figureTable(`${dataset.label} of ${companyName}: every figure bought`, figures)}`;
   return html`<section aria-labelledby="h-${dataset.name}" id="${dataset.name}">
 <h2 id="h-${dataset.name}">${dataset.label}</h2>
+${message ?? ''}
 <p class="muted">${cov.periods.length === 0 ? 'No period available.' : `Available periods: ${cov.periods.length}, of which ${cov.bought.size} bought.`}
 A period costs ${dataset.prices.firstAccess} credits once; after that the API answers it for ${dataset.prices.repeat}.</p>
+${cov.periods.length === 0 ? '' : html`<p class="muted api-calls">${apiCalls(dataset, companyId, cov.periods)}</p>`}
 ${periodsForm(companyId, cov)}
 ${bought}
 </section>`;
@@ -74,15 +93,27 @@ ${bought}
 /** A company: its identifiers and, per dataset, what exists, what this account bought (with figures) and what the rest costs. */
 export function companyPage(session: ConsoleSession, view: CompanyView): string {
   const c = view.company;
+  // A purchase's confirmation ("Bought: Revenues 2024.") stands under its dataset's heading, where
+  // the page lands after buying (#revenues): in view at any screen size, not above the page's top.
+  const home = view.message?.text.startsWith('Bought: ')
+    ? view.coverage.find((cov) => view.message?.text.startsWith(`Bought: ${cov.dataset.label} `))
+    : undefined;
   return consolePage(
     c.name,
     session,
     'companies',
     html`<p class="muted"><a href="/account/companies">Companies</a> ›</p>
 <h1>${c.name}</h1>
-${view.message === undefined ? '' : notice(view.message.kind, view.message.text)}
+${home === undefined && view.message !== undefined ? notice(view.message.kind, view.message.text) : ''}
 <p class="balance">Balance: <strong id="balance">${formatNumber(view.balance)}</strong> credits</p>
 ${identifiers(c)}
-${view.coverage.map((cov) => datasetSection(c.companyId, cov, c.name))}`,
+${view.coverage.map((cov) =>
+  datasetSection(
+    c.companyId,
+    cov,
+    c.name,
+    home === cov && view.message !== undefined ? notice(view.message.kind, view.message.text) : undefined,
+  ),
+)}`,
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { figureChart } from './figure-chart.js';
+import { figureChart, yearAxis } from './figure-chart.js';
 import type { Figure } from './figures.js';
 
 const figure = (period: number, value: number): Figure => ({
@@ -42,5 +42,22 @@ describe('figure chart', () => {
     expect(bars(up).every((b) => b.bottom === zeroLine(up))).toBe(true);
     const down = String(figureChart('c', 'Net income', [figure(2019, -100), figure(2020, -200)]));
     expect(bars(down).every((b) => b.top === zeroLine(down))).toBe(true);
+  });
+
+  it('places a year in proportion to the year, so a gap between years shows', () => {
+    const axis = yearAxis([2010, 2021, 2024], 50, 300);
+    expect(axis.x(2021) - axis.x(2010)).toBeCloseTo(11 * axis.slot, 5);
+    expect(axis.x(2024) - axis.x(2021)).toBeCloseTo(3 * axis.slot, 5);
+    expect(axis.x(2010) - axis.slot / 2).toBeCloseTo(50, 5);
+    expect(axis.x(2024) + axis.slot / 2).toBeCloseTo(350, 5);
+  });
+
+  it('draws one panel per series, each on its own scale: a scope a thousand times smaller is a bar of its own height', () => {
+    const scope = (series: string, value: number) => ({ ...figure(2020, value), series, unit: 'tCO2e' });
+    const svg = String(figureChart('c', 'GHG emissions', [scope('Scope 1', 47_430), scope('Scope 3', 22_550_000)]));
+    expect(svg.match(/<svg /g)?.length).toBe(2);
+    const [one, three] = bars(svg).map((b) => b.bottom - b.top);
+    expect(one).toBeGreaterThan(100);
+    expect(three).toBeGreaterThan(50);
   });
 });

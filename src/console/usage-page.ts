@@ -35,7 +35,7 @@ const OTHER_ENDPOINTS: Record<string, string> = {
  */
 export function describe(l: LedgerLine, datasets: readonly Dataset[]): string {
   if (l.kind === 'grant') return 'Credits added';
-  // The operator's reason is kept for the operator's records (`credits adjust`, DESIGN §6), not shown.
+  // The operator's reason is kept for the operator's records (`credits adjust`, design §6), not shown.
   if (l.kind === 'adjustment') return 'Credits adjusted by the operator';
   // A history's or a batch's lines, one per company-period, name the dataset with a suffix.
   const [name, via] = (l.endpoint ?? '').split('/');

@@ -44,7 +44,7 @@ export function checkReason(reason: string): string {
 /**
  * Adds `amount` credits (negative: takes them) to an account in one transaction: the balance and
  * one `adjustment` ledger line carrying the reason, so the ledger still sums to the balance
- * (DESIGN §2). A change that would take the balance below zero is refused and changes nothing;
+ * (design §2). A change that would take the balance below zero is refused and changes nothing;
  * the check is part of the update itself, so a charge committed in between cannot slip under it.
  * Returns the new balance.
  */

@@ -9,6 +9,29 @@ export interface CompanyData<R> {
   readonly records: ReadonlyMap<number, readonly R[]>;
 }
 
+/**
+ * The years the API answers. The single call takes the spec's 2020..2026 (or -6..-1); history and
+ * batch reach back to 2000, so every year the data holds is answered by one documented call, and
+ * a period outside these years is neither listed nor sold (design §11.2).
+ */
+export const API_YEARS = { first: 2000, singleCallFirst: 2020, last: 2026 } as const;
+
+/** Whether a documented call answers this year: history and batch do for all of {@link API_YEARS}. */
+export function isAnsweredYear(period: number): boolean {
+  return period >= API_YEARS.first && period <= API_YEARS.last;
+}
+
+/**
+ * A company's data from its records by period: the periods the API answers (design §11.2), most
+ * recent first; a year outside them (an old filing's comparative, a typo in a source) is dropped,
+ * so it is never listed, sold or resolved by -N.
+ */
+export function companyDataOf<R>(byPeriod: ReadonlyMap<number, readonly R[]>): CompanyData<R> {
+  const records = new Map<number, readonly R[]>();
+  for (const [period, list] of byPeriod) if (isAnsweredYear(period)) records.set(period, list);
+  return { periods: [...records.keys()].sort((a, b) => b - a), records };
+}
+
 export type PeriodOutcome<R> =
   | { kind: 'data'; period: number; records: readonly R[] }
   | { kind: 'no-data'; period: number }

@@ -139,7 +139,7 @@ export interface ApiKeyTable {
   revoked_at: string | null;
 }
 
-/** `adjustment`: an operator's correction of a balance, either sign, its reason in `detail` (DESIGN §6). */
+/** `adjustment`: an operator's correction of a balance, either sign, its reason in `detail` (design §6). */
 export type LedgerKind = 'grant' | 'charge' | 'adjustment';
 
 export interface LedgerTable {

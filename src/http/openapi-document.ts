@@ -2,6 +2,7 @@ import type { Dataset } from '../datasets/dataset.js';
 import { subscriptionsOf } from '../datasets/dataset-list.js';
 import { NOT_FOUND_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, responseExamples } from './openapi-examples.js';
 import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
+import { singleCallPeriod } from './schemas.js';
 
 /**
  * Turns the document @fastify/swagger generates from the route schemas into the one served at
@@ -111,6 +112,10 @@ const TEXT_EXAMPLES: Record<string, string> = {
 function datasetTextExamples(datasets: readonly Dataset[]): Record<string, string> {
   return Object.fromEntries(
     datasets.flatMap((d) => [
+      [
+        `${d.route.operationId} 400`,
+        `Invalid parameter 'reporting_period': ${singleCallPeriod(`${d.route.path}/history`).description ?? ''}`,
+      ],
       [`${d.route.periodsOperationId} 400`, BAD_ISIN],
       [`${d.route.operationId}History 400`, "Invalid parameter 'from': it must not be after to."],
       [

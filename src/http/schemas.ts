@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MIC_CODES } from '../catalog/mic-codes.js';
+import { API_YEARS } from '../datasets/period-data.js';
 
 /** Schemas shared by the routes; the OpenAPI document is generated from these same objects. */
 export const PlainText = Type.String({ description: 'Plain-text explanation.' });
@@ -14,14 +15,25 @@ export const RequestIdHeader = {
 } as const;
 
 /**
- * `reporting_period` wherever it is asked for: a year or an offset back from the most recent
- * available period. Written as a plain integer only (`^-?[1-9][0-9]*$`; the query guard refuses
- * "02022", "+1", "1e3" before type coercion could accept them).
+ * `reporting_period` of a dataset's single call: a year of the spec's range or an offset back from
+ * the most recent available period. Written as a plain integer only (`^-?[1-9][0-9]*$`; the query
+ * guard refuses "02022", "+1", "1e3" before type coercion could accept them). Its rule, which the
+ * 400 quotes, names the call that answers the earlier years the data holds (design §11.2).
  */
-export const ReportingPeriod = Type.Union(
-  [Type.Integer({ minimum: 2020, maximum: 2026 }), Type.Integer({ minimum: -6, maximum: -1 })],
+export function singleCallPeriod(historyPath: string) {
+  const { singleCallFirst, last } = API_YEARS;
+  return Type.Union([Type.Integer({ minimum: singleCallFirst, maximum: last }), Type.Integer({ minimum: -6, maximum: -1 })], {
+    description:
+      `an integer: a year from ${singleCallFirst} to ${last}, or an offset from -6 to -1 (-1 = most recent available period); ` +
+      `earlier years: GET ${historyPath}?from=${API_YEARS.first} (or a batch).`,
+  });
+}
+
+/** `reporting_period` of a batch's job: every year the API answers, or an offset. */
+export const BatchReportingPeriod = Type.Union(
+  [Type.Integer({ minimum: API_YEARS.first, maximum: API_YEARS.last }), Type.Integer({ minimum: -6, maximum: -1 })],
   {
-    description: 'an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).',
+    description: `an integer: a year from ${API_YEARS.first} to ${API_YEARS.last}, or an offset from -6 to -1 (-1 = most recent available period).`,
   },
 );
 

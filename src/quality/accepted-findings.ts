@@ -31,7 +31,7 @@ function keyOf(item: unknown, where: string): string {
 
 /**
  * The findings an accept file accepts, by {@link findingKey}. The format is `check-data`'s own
- * report (DESIGN §18.5): a JSON object whose `items` (and `accepted_items`, when it was written with
+ * report (design §18.5): a JSON object whose `items` (and `accepted_items`, when it was written with
  * `--accept`) list findings; of each only `check`, `company_id`, `period` and `document_id` are
  * read. So `check-data > FILE` writes an accept file of every current finding, and an operator
  * removes from `items` those not yet reviewed.

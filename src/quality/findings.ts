@@ -216,7 +216,7 @@ export function auditFindings(input: AuditInput): Finding[] {
 
 /**
  * The JSON `check-data` prints: counts by check and every finding not yet reviewed, then the
- * findings an accept file accepted (`--accept`, DESIGN §18.5), counted apart; `by_check` counts the
+ * findings an accept file accepted (`--accept`, design §18.5), counted apart; `by_check` counts the
  * unreviewed ones only, those that make the command exit 3.
  */
 export function auditReport(

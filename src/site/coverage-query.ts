@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dataset } from '../datasets/dataset.js';
+import { API_YEARS } from '../datasets/period-data.js';
 import type { Database } from '../db/schema.js';
 
 /** Figures of one dataset stored as points of its own table. */
@@ -24,7 +25,8 @@ export interface Coverage {
 }
 
 /**
- * Counts over processed documents only: a pending or failed document serves nothing. A dataset
+ * Counts over processed documents only: a pending or failed document serves nothing; and years
+ * the API answers only (design §11.2), as the periods endpoints list them. A dataset
  * is counted from its `pointsTable`; a derived one (intensity) has none.
  */
 export async function loadCoverage(db: Kysely<Database>, datasets: readonly Dataset[]): Promise<Coverage> {
@@ -56,7 +58,8 @@ export async function loadCoverage(db: Kysely<Database>, datasets: readonly Data
         select count(distinct p.company_id) as companies, count(*) as points,
                min(p.reporting_period) as first, max(p.reporting_period) as last
         from ${sql.table(table)} p join documents d on d.document_id = p.document_id
-        where d.status = 'processed'`.execute(db);
+        where d.status = 'processed'
+          and p.reporting_period between ${API_YEARS.first} and ${API_YEARS.last}`.execute(db);
         const r = rows[0];
         return [
           name,

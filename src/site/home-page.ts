@@ -1,4 +1,5 @@
 import type { Dataset } from '../datasets/dataset.js';
+import { API_YEARS } from '../datasets/period-data.js';
 import { type Html, html, page } from '../web/html.js';
 import type { Coverage } from './coverage-query.js';
 
@@ -37,6 +38,9 @@ ticker, ISIN, LEI or CIK.</p>
 <table class="cards"><caption>Datasets</caption>
 <thead><tr><th scope="col">Dataset</th><th scope="col" class="num">Companies</th><th scope="col">Years</th><th scope="col" class="num">Figures</th><th scope="col">Subscription</th></tr></thead>
 <tbody>${datasetRows(datasets, coverage)}</tbody></table>
+<p id="years">Every year listed is answered by the API: a dataset's single call (<code>?reporting_period=</code>) takes the years
+${API_YEARS.singleCallFirst} to ${API_YEARS.last} (or -1 to -6, the most recent first); every year from ${API_YEARS.first}, the earlier
+ones included, comes from its <code>/history?from=</code> call (or its <code>/batch</code>), billed the same way.</p>
 <p>Sources: ${plural(coverage.secFilings, 'SEC filing')} (XBRL, read as filed) and ${plural(coverage.otherDocuments, 'other document')}
 (annual and sustainability reports, open data sets transcribing them) from ${plural(coverage.sourceSites, 'site')}; exchange rates from
 the IMF, the Federal Reserve and the ECB.</p>

@@ -2,11 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
 import { finishDocument } from '../http/openapi-document.js';
-import { sendPage } from '../http/respond.js';
+import { scriptNonce, sendPage } from '../http/respond.js';
 import { page } from '../web/html.js';
 import { type Coverage, loadCoverage } from './coverage-query.js';
 import { homePage } from './home-page.js';
-import { type OpenApiDocument, renderReference } from './reference.js';
+import { NONCE_SLOT, type OpenApiDocument, renderReference } from './reference.js';
 
 /** `/` and `/docs`: public pages, no credentials. */
 export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -38,7 +38,8 @@ export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
         ) as OpenApiDocument;
         served = { publicUrl, page: page('API reference', renderReference(doc)) };
       }
-      return sendPage(reply, 200, served.page);
+      const nonce = scriptNonce();
+      return sendPage(reply, 200, served.page.replace(NONCE_SLOT, nonce), nonce);
     });
   };
 }

@@ -29,7 +29,7 @@ export function micSection(doc: OpenApiDocument): Html {
   const names: Readonly<Record<string, readonly [string, string]>> = MIC_NAMES;
   return html`<section aria-labelledby="mic-codes"><h2 id="mic-codes">MIC codes</h2>
 <p>The ISO 10383 codes <code>mic_code</code> takes, beside a ticker that several exchanges list.</p>
-<details><summary>All ${codes.length} codes, A to Z</summary>
+<details class="fold"><summary>All ${codes.length} codes, A to Z</summary>
 <table class="mics"><thead><tr><th scope="col">MIC</th><th scope="col">Exchange</th><th scope="col">Country</th></tr></thead><tbody>
 ${codes.map((c) => html`<tr><td><code>${c}</code></td><td>${names[c]?.[0] ?? ''}</td><td>${country(names[c]?.[1] ?? '')}</td></tr>`)}
 </tbody></table></details></section>`;

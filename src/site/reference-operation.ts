@@ -106,7 +106,7 @@ export function operationSection(doc: OpenApiDocument, base: string, endpoint: E
   return html`<section class="op" aria-labelledby="${endpoint.id}">
 <h2 id="${endpoint.id}"><code>${endpoint.method.toUpperCase()} ${endpoint.path}</code></h2>
 <p>${op.summary ?? ''}</p>
-<details><summary>Example, parameters and fields</summary>
+<details class="fold"><summary>Example, parameters and fields</summary>
 <h3>Example</h3>${example(base, endpoint)}
 <p>${op.description ?? ''}</p>
 <h3>Parameters</h3>${parameterList(op.parameters ?? [])}

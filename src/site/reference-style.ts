@@ -6,7 +6,7 @@
 export const REFERENCE_STYLE = `
 .op h2 code,h2 code{font-size:1.05rem;background:none;padding:0}
 pre.example{white-space:pre-wrap;overflow-wrap:anywhere;margin:.5rem 0;padding:.5rem .75rem}pre code{padding:0;background:none}
-h1{font-size:1.6rem;line-height:1.25}
+h1{font-size:1.6rem;line-height:1.25}h2[id],h3[id],[id^="error-"]{scroll-margin-top:.5rem}
 summary{cursor:pointer;padding:.3rem 0;color:var(--accent)}summary:focus-visible{outline:3px solid #f2b600;outline-offset:2px}
 details{margin:.25rem 0}details[open]>summary{margin-bottom:.5rem}
 .op{border-top:1px solid var(--line);margin-top:.75rem}.op h2{margin:.6rem 0 .2rem}pre.call{word-break:break-all}

@@ -45,6 +45,35 @@ function isSub(list: Endpoint[], e: Endpoint): boolean {
   return list.some((other) => other.path === parent);
 }
 
+/** Where the page's script nonce goes: the page is built once, each answer puts its own nonce here. */
+export const NONCE_SLOT = '{{nonce}}';
+
+/**
+ * A link to a section (the contents, a shared URL, a problem's type) opens that section's fold and
+ * brings its heading to the top of the screen; the fold a previous link opened closes, so that on a
+ * phone the page stays a few screens long whatever one reads. Without scripts the folds stay as
+ * they are and the links still lead to the headings.
+ */
+const FOLLOW_LINKS = `(function () {
+  var opened = null;
+  function follow() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id === '' ? null : document.getElementById(id);
+    if (target === null) return;
+    var fold = target.closest('details');
+    if (fold === null) {
+      var section = target.closest('section');
+      fold = section === null ? null : section.querySelector(':scope > details.fold');
+    }
+    if (opened !== null && opened !== fold) opened.open = false;
+    opened = null;
+    if (fold !== null && !fold.open) { fold.open = true; opened = fold; }
+    target.scrollIntoView({ block: 'start' });
+  }
+  window.addEventListener('hashchange', follow);
+  follow();
+})();`;
+
 /** Renders the API reference page from the served OpenAPI document, so the two never disagree. */
 export function renderReference(doc: OpenApiDocument): Html {
   const list = endpoints(doc);
@@ -64,5 +93,6 @@ ${first === undefined ? '' : example(base, first)}
 ${headersSection(list)}</section>
 ${list.map((e) => operationSection(doc, base, e, isSub(list, e)))}
 ${errorsSection(doc)}
-${micSection(doc)}`;
+${micSection(doc)}
+<script nonce="${NONCE_SLOT}">${raw(FOLLOW_LINKS)}</script>`;
 }

@@ -6,7 +6,8 @@ import { unauthorized } from '../errors/api-error.js';
 import { TEST_MODE_HEADER } from '../http/auth-hook.js';
 import { sendError } from '../http/errors.js';
 import { installPageErrors, sendErrorPage, sendPage, wantsJson } from '../http/respond.js';
-import { isMockTraceId, mockProvenance, mockTracePage } from './mock-trace.js';
+import { isMockTraceId, mockProvenance } from '../mock/mock-provenance.js';
+import { mockTracePage } from './mock-trace.js';
 
 /**
  * `/trace/{id}`: where a data point can be verified. Anyone sees its company, period and source

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * The reporting periods a company has Revenues data for
-         * @description The identifier parameters of /api/v1/revenues, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         * @description The identifier parameters of /api/v1/revenues, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns. Every listed period is answered: from 2020 to 2026 by /api/v1/revenues?reporting_period=YEAR; every one, those before 2020 included (from 2000), by /api/v1/revenues/history?from=YEAR and by the batch call.
          */
         get: operations["getRevenuePeriods"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Revenues: every available period of a company in one call
-         * @description The identifiers of /api/v1/revenues, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         * @description The identifiers of /api/v1/revenues, and a range: from and/or to (years from 2000), or last (the N most recent available periods). The call for every period the periods endpoint lists, those before 2020 included (the single call takes 2020 to 2026). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
          */
         get: operations["getRevenuesHistory"];
         put?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Revenues: up to 100 company-periods in one call
-         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/revenues. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/revenues, its reporting_period a year from 2000 (earlier than the single call's 2020) to 2026 or an offset. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
          */
         post: operations["getRevenuesBatch"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * The reporting periods a company has GHG emissions data for
-         * @description The identifier parameters of /api/v1/ghg-emissions, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         * @description The identifier parameters of /api/v1/ghg-emissions, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns. Every listed period is answered: from 2020 to 2026 by /api/v1/ghg-emissions?reporting_period=YEAR; every one, those before 2020 included (from 2000), by /api/v1/ghg-emissions/history?from=YEAR and by the batch call.
          */
         get: operations["getGhgEmissionsPeriods"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * GHG emissions: every available period of a company in one call
-         * @description The identifiers of /api/v1/ghg-emissions, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         * @description The identifiers of /api/v1/ghg-emissions, and a range: from and/or to (years from 2000), or last (the N most recent available periods). The call for every period the periods endpoint lists, those before 2020 included (the single call takes 2020 to 2026). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
          */
         get: operations["getGhgEmissionsHistory"];
         put?: never;
@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * GHG emissions: up to 100 company-periods in one call
-         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/ghg-emissions. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/ghg-emissions, its reporting_period a year from 2000 (earlier than the single call's 2020) to 2026 or an offset. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
          */
         post: operations["getGhgEmissionsBatch"];
         delete?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * The reporting periods a company has GHG intensity data for
-         * @description The identifier parameters of /api/v1/ghg-intensity, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         * @description The identifier parameters of /api/v1/ghg-intensity, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns. Every listed period is answered: from 2020 to 2026 by /api/v1/ghg-intensity?reporting_period=YEAR; every one, those before 2020 included (from 2000), by /api/v1/ghg-intensity/history?from=YEAR and by the batch call.
          */
         get: operations["getGhgIntensityPeriods"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * GHG intensity: every available period of a company in one call
-         * @description The identifiers of /api/v1/ghg-intensity, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         * @description The identifiers of /api/v1/ghg-intensity, and a range: from and/or to (years from 2000), or last (the N most recent available periods). The call for every period the periods endpoint lists, those before 2020 included (the single call takes 2020 to 2026). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
          */
         get: operations["getGhgIntensityHistory"];
         put?: never;
@@ -235,7 +235,7 @@ export interface paths {
         put?: never;
         /**
          * GHG intensity: up to 100 company-periods in one call
-         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/ghg-intensity. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/ghg-intensity, its reporting_period a year from 2000 (earlier than the single call's 2020) to 2026 or an offset. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
          */
         post: operations["getGhgIntensityBatch"];
         delete?: never;
@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * The reporting periods a company has Net income data for
-         * @description The identifier parameters of /api/v1/net-income, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.
+         * @description The identifier parameters of /api/v1/net-income, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns. Every listed period is answered: from 2020 to 2026 by /api/v1/net-income?reporting_period=YEAR; every one, those before 2020 included (from 2000), by /api/v1/net-income/history?from=YEAR and by the batch call.
          */
         get: operations["getNetIncomePeriods"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Net income: every available period of a company in one call
-         * @description The identifiers of /api/v1/net-income, and a range: from and/or to (years), or last (the N most recent available periods). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
+         * @description The identifiers of /api/v1/net-income, and a range: from and/or to (years from 2000), or last (the N most recent available periods). The call for every period the periods endpoint lists, those before 2020 included (the single call takes 2020 to 2026). Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. 404 when no available period falls in the range.
          */
         get: operations["getNetIncomeHistory"];
         put?: never;
@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Net income: up to 100 company-periods in one call
-         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/net-income. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
+         * @description POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of /api/v1/net-income, its reporting_period a year from 2000 (earlier than the single call's 2020) to 2026 or an offset. One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).
          */
         post: operations["getNetIncomeBatch"];
         delete?: never;
@@ -933,7 +933,7 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/revenues/history?from=2000 (or a batch).
                  * @example -1
                  */
                 reporting_period: number;
@@ -1050,14 +1050,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/revenues/history?from=2000 (or a batch). */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/revenues/history?from=2000 (or a batch).",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }
@@ -1743,12 +1743,12 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @description a year from 2000 to 2026: the earliest period of the range (default 2020; the years before 2020, which the single call does not take, are answered here and by batch).
                  * @example 2024
                  */
                 from?: number;
                 /**
-                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @description a year from 2000 to 2026: the latest period of the range (default 2026).
                  * @example 2025
                  */
                 to?: number;
@@ -2197,7 +2197,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period, a year from 2000). */
                     jobs: {
                         /** @description a stock ticker of 1 to 15 characters. */
                         ticker?: string;
@@ -2215,7 +2215,7 @@ export interface operations {
                          * @enum {string}
                          */
                         mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
-                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        /** @description an integer: a year from 2000 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
                         reporting_period: number;
                     }[];
                 };
@@ -2688,7 +2688,7 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-emissions/history?from=2000 (or a batch).
                  * @example -1
                  */
                 reporting_period: number;
@@ -2813,14 +2813,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-emissions/history?from=2000 (or a batch). */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-emissions/history?from=2000 (or a batch).",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }
@@ -3488,12 +3488,12 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @description a year from 2000 to 2026: the earliest period of the range (default 2020; the years before 2020, which the single call does not take, are answered here and by batch).
                  * @example 2024
                  */
                 from?: number;
                 /**
-                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @description a year from 2000 to 2026: the latest period of the range (default 2026).
                  * @example 2025
                  */
                 to?: number;
@@ -3933,7 +3933,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period, a year from 2000). */
                     jobs: {
                         /** @description a stock ticker of 1 to 15 characters. */
                         ticker?: string;
@@ -3951,7 +3951,7 @@ export interface operations {
                          * @enum {string}
                          */
                         mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
-                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        /** @description an integer: a year from 2000 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
                         reporting_period: number;
                     }[];
                 };
@@ -4417,7 +4417,7 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-intensity/history?from=2000 (or a batch).
                  * @example -1
                  */
                 reporting_period: number;
@@ -4542,14 +4542,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-intensity/history?from=2000 (or a batch). */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/ghg-intensity/history?from=2000 (or a batch).",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }
@@ -5217,12 +5217,12 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @description a year from 2000 to 2026: the earliest period of the range (default 2020; the years before 2020, which the single call does not take, are answered here and by batch).
                  * @example 2024
                  */
                 from?: number;
                 /**
-                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @description a year from 2000 to 2026: the latest period of the range (default 2026).
                  * @example 2025
                  */
                 to?: number;
@@ -5662,7 +5662,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period, a year from 2000). */
                     jobs: {
                         /** @description a stock ticker of 1 to 15 characters. */
                         ticker?: string;
@@ -5680,7 +5680,7 @@ export interface operations {
                          * @enum {string}
                          */
                         mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
-                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        /** @description an integer: a year from 2000 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
                         reporting_period: number;
                     }[];
                 };
@@ -6146,7 +6146,7 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/net-income/history?from=2000 (or a batch).
                  * @example -1
                  */
                 reporting_period: number;
@@ -6263,14 +6263,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/net-income/history?from=2000 (or a batch). */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period).",
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: GET /api/v1/net-income/history?from=2000 (or a batch).",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }
@@ -6956,12 +6956,12 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description a year from 2020 to 2026: the earliest period of the range (default 2020).
+                 * @description a year from 2000 to 2026: the earliest period of the range (default 2020; the years before 2020, which the single call does not take, are answered here and by batch).
                  * @example 2024
                  */
                 from?: number;
                 /**
-                 * @description a year from 2020 to 2026: the latest period of the range (default 2026).
+                 * @description a year from 2000 to 2026: the latest period of the range (default 2026).
                  * @example 2025
                  */
                 to?: number;
@@ -7410,7 +7410,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period). */
+                    /** @description from 1 to 100 jobs, each the parameters of the single call (an identifier and reporting_period, a year from 2000). */
                     jobs: {
                         /** @description a stock ticker of 1 to 15 characters. */
                         ticker?: string;
@@ -7428,7 +7428,7 @@ export interface operations {
                          * @enum {string}
                          */
                         mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
-                        /** @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
+                        /** @description an integer: a year from 2000 to 2026, or an offset from -6 to -1 (-1 = most recent available period). */
                         reporting_period: number;
                     }[];
                 };
@@ -9098,7 +9098,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description a data point id: a UUID, or for an intensity two UUIDs joined by "~".
+                 * @description a data point id: a UUID, or for an intensity two UUIDs joined by "~"; or the id of a mock record (mock-…), answered as mock data.
                  * @example 89655bb7-eb62-5c3f-8b67-3badddfbe060
                  */
                 id: string;
@@ -9178,7 +9178,16 @@ export interface operations {
                      *       "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
                      *     }
                      */
-                    "application/json": components["schemas"]["Provenance"] | components["schemas"]["GhgEmissionProvenance"] | components["schemas"]["GhgIntensityProvenance"] | components["schemas"]["NetIncomeProvenance"];
+                    "application/json": components["schemas"]["Provenance"] | components["schemas"]["GhgEmissionProvenance"] | components["schemas"]["GhgIntensityProvenance"] | components["schemas"]["NetIncomeProvenance"] | {
+                        /** @description The mock id, as asked. */
+                        data_point_id: string;
+                        /** @enum {boolean} */
+                        mock: true;
+                        /** @description That the figure is mock data, from no document. */
+                        detail: string;
+                        /** Format: uri */
+                        traceability_source_url: string;
+                    };
                 };
             };
             /** @description Bad request: the body names the parameter and its rule. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { CompanyData } from '../period-data.js';
+import { type CompanyData, companyDataOf } from '../period-data.js';
 import { disclosureYear, type GhgEmissionRecord, scopeRank } from './ghg-record.js';
 
 /**
@@ -54,5 +54,5 @@ export async function loadCompanyEmissions(
         (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0),
     );
   }
-  return { periods: [...records.keys()].sort((a, b) => b - a), records };
+  return companyDataOf(records);
 }

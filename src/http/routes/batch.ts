@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { MIC_CODES } from '../../catalog/mic-codes.js';
 import type { Dataset } from '../../datasets/dataset.js';
-import { type CompanyData, resolvePeriod } from '../../datasets/period-data.js';
+import { API_YEARS, type CompanyData, resolvePeriod } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
 import { ApiError, badRequest } from '../../errors/api-error.js';
 import { callerOf } from '../auth-hook.js';
@@ -11,7 +11,7 @@ import type { Bill } from '../bill.js';
 import { billAll, periodBill } from '../bill-all.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { bodyChecker, jsonBodies, MAX_JOBS, postRoute } from '../json-body.js';
-import { CreditHeaders, commonErrors, ReportingPeriod, textResponse } from '../schemas.js';
+import { BatchReportingPeriod, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
 import { DatasetQuery } from './dataset-query.js';
 
@@ -25,13 +25,13 @@ function jobsBody<M extends TSchema>(mic: M) {
     {
       jobs: Type.Array(
         Type.Object(
-          { ...identifiers, mic_code: Type.Optional(mic), reporting_period: ReportingPeriod },
+          { ...identifiers, mic_code: Type.Optional(mic), reporting_period: BatchReportingPeriod },
           { additionalProperties: false },
         ),
         {
           minItems: 1,
           maxItems: MAX_JOBS,
-          description: `from 1 to ${MAX_JOBS} jobs, each the parameters of the single call (an identifier and reporting_period).`,
+          description: `from 1 to ${MAX_JOBS} jobs, each the parameters of the single call (an identifier and reporting_period, a year from ${API_YEARS.first}).`,
         },
       ),
     },
@@ -70,7 +70,8 @@ function schemaOf(dataset: Dataset) {
     operationId: `${r.operationId}Batch`,
     summary: `${dataset.label}: up to ${MAX_JOBS} company-periods in one call`,
     description:
-      `POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of ${r.path}. ` +
+      `POST (the API's exception to GET only), Content-Type: application/json: {"jobs":[…]}, each job the parameters of ${r.path}, ` +
+      `its reporting_period a year from ${API_YEARS.first} (earlier than the single call's ${API_YEARS.singleCallFirst}) to ${API_YEARS.last} or an offset. ` +
       'One result per job, in order: 200 with data, 204 with none, 404 with the detail of the single call. Each job is billed as the ' +
       'single call (a company-period repeated in the batch is a repeat), all in one transaction: 402 with nothing charged when the balance ' +
       'does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).',

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ISIN_PATTERN, LEI_PATTERN, TICKER_MAX_LENGTH } from '../../catalog/identifiers.js';
-import { micCodeSchema, ReportingPeriod } from '../schemas.js';
+import { micCodeSchema, singleCallPeriod } from '../schemas.js';
 
 /** An ISIN parameter or field, as every call that takes one checks it. */
 export const isinSchema = () =>
@@ -20,28 +20,36 @@ export const leiSchema = () =>
     description: `exactly 20 characters matching ${LEI_PATTERN}.`,
   });
 
-/** The query of every dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them (design §1). */
-export const DatasetQuery = Type.Object(
-  {
-    ticker: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: TICKER_MAX_LENGTH,
-        description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
-      }),
-    ),
-    mic_code: Type.Optional(micCodeSchema('one of the Market Identifier Codes listed in the API reference.')),
-    company_id: Type.Optional(
-      Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
-    ),
-    isin: Type.Optional(isinSchema()),
-    lei: Type.Optional(leiSchema()),
-    reporting_period: ReportingPeriod,
-  },
-  { additionalProperties: false },
-);
+/** The identifier parameters of every dataset's calls. */
+const identifierProperties = {
+  ticker: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: TICKER_MAX_LENGTH,
+      description: `a stock ticker of 1 to ${TICKER_MAX_LENGTH} characters.`,
+    }),
+  ),
+  mic_code: Type.Optional(micCodeSchema('one of the Market Identifier Codes listed in the API reference.')),
+  company_id: Type.Optional(
+    Type.String({ format: 'uuid', description: 'a UUID. Takes precedence over every other identifier.' }),
+  ),
+  isin: Type.Optional(isinSchema()),
+  lei: Type.Optional(leiSchema()),
+};
+
+/**
+ * The query of a dataset's endpoint: identifiers and `reporting_period` as `/revenues` has them
+ * (design §1), its rule naming the dataset's history call for earlier years.
+ */
+export const datasetQuery = (path: string) =>
+  Type.Object(
+    { ...identifierProperties, reporting_period: singleCallPeriod(`${path}/history`) },
+    { additionalProperties: false },
+  );
+/** The query of every dataset's endpoint (one shape; only the rule's wording names the dataset). */
+export const DatasetQuery = datasetQuery('/api/v1/{dataset}');
 export type DatasetQuery = Static<typeof DatasetQuery>;
 
 /** The identifier parameters alone, as the periods endpoints take them. */
-export const IdentifierQuery = Type.Omit(DatasetQuery, ['reporting_period'], { additionalProperties: false });
+export const IdentifierQuery = Type.Object(identifierProperties, { additionalProperties: false });
 export type IdentifierQuery = Static<typeof IdentifierQuery>;

@@ -13,7 +13,7 @@ import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } fro
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { MockBodies, mockOutcome } from '../test-mode.js';
 import { batchRoute } from './batch.js';
-import { DatasetQuery } from './dataset-query.js';
+import { type DatasetQuery, datasetQuery } from './dataset-query.js';
 import { historyRoute } from './history.js';
 import { periodsRoute } from './periods.js';
 
@@ -27,7 +27,7 @@ function schemaOf(dataset: Dataset) {
     description: r.description,
     tags: [r.tag],
     security: [{ bearerAuth: [] }],
-    querystring: DatasetQuery,
+    querystring: datasetQuery(r.path),
     response: {
       200: {
         description: r.ok,

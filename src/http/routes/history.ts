@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Dataset } from '../../datasets/dataset.js';
-import type { CompanyData } from '../../datasets/period-data.js';
+import { API_YEARS, type CompanyData } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
 import { ApiError, badRequest } from '../../errors/api-error.js';
 import { mockPeriods } from '../../mock/mock-data.js';
@@ -14,8 +14,14 @@ import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
 import { DatasetQuery } from './dataset-query.js';
 
-export const FIRST_YEAR = 2020;
-export const LAST_YEAR = 2026;
+/** The earliest year a history takes: every year the data holds and the API answers (design §11.2). */
+export const FIRST_YEAR = API_YEARS.first;
+export const LAST_YEAR = API_YEARS.last;
+/**
+ * A range without from starts at the single call's first year, as it always has: a client that
+ * sends only to is not billed for earlier years it did not ask for.
+ */
+const DEFAULT_FROM = API_YEARS.singleCallFirst;
 /** A history reaches back as far as `reporting_period` does (-6). */
 export const MAX_LAST = 6;
 
@@ -28,7 +34,7 @@ export const HistoryQuery = Type.Object(
       Type.Integer({
         minimum: FIRST_YEAR,
         maximum: LAST_YEAR,
-        description: `a year from ${FIRST_YEAR} to ${LAST_YEAR}: the earliest period of the range (default ${FIRST_YEAR}).`,
+        description: `a year from ${FIRST_YEAR} to ${LAST_YEAR}: the earliest period of the range (default ${DEFAULT_FROM}; the years before ${API_YEARS.singleCallFirst}, which the single call does not take, are answered here and by batch).`,
       }),
     ),
     to: Type.Optional(
@@ -78,7 +84,8 @@ function schemaOf(dataset: Dataset) {
     operationId: `${r.operationId}History`,
     summary: `${dataset.label}: every available period of a company in one call`,
     description:
-      `The identifiers of ${r.path}, and a range: from and/or to (years), or last (the N most recent available periods). ` +
+      `The identifiers of ${r.path}, and a range: from and/or to (years from ${FIRST_YEAR}), or last (the N most recent available periods). ` +
+      `The call for every period the periods endpoint lists, those before ${API_YEARS.singleCallFirst} included (the single call takes ${API_YEARS.singleCallFirst} to ${LAST_YEAR}). ` +
       'Every available period in the range, each billed as the single call would be (25 first access, 1 repeat, 1 a period without figures), ' +
       'the total in X-Credit-Cost, all in one transaction: 402 with nothing charged when the balance does not cover the whole call. ' +
       '404 when no available period falls in the range.',
@@ -109,8 +116,14 @@ function rangeOf(q: HistoryQuery): { last: number } | { from: number; to: number
   if (q.from === undefined && q.to === undefined) {
     throw badRequest("Missing parameter 'from': give from and/or to (years), or last (a number of periods).", 'from');
   }
-  const from = q.from ?? FIRST_YEAR;
+  const from = q.from ?? DEFAULT_FROM;
   const to = q.to ?? LAST_YEAR;
+  if (q.from === undefined && to < DEFAULT_FROM) {
+    throw badRequest(
+      `Missing parameter 'from': without it a range starts at ${DEFAULT_FROM}, after to; give from (a year from ${FIRST_YEAR}).`,
+      'from',
+    );
+  }
   if (from > to) throw badRequest("Invalid parameter 'from': it must not be after to.", 'from');
   return { from, to };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Dataset } from '../../datasets/dataset.js';
-import type { CompanyData } from '../../datasets/period-data.js';
+import { API_YEARS, type CompanyData } from '../../datasets/period-data.js';
 import { ApiError } from '../../errors/api-error.js';
 import { mockPeriods } from '../../mock/mock-data.js';
 import { apiRoute } from '../api-route.js';
@@ -18,7 +18,9 @@ function schemaOf(dataset: Dataset) {
     summary: `The reporting periods a company has ${dataset.label} data for`,
     description:
       `The identifier parameters of ${dataset.route.path}, without reporting_period. Free (X-Credit-Cost: 0): learn what exists before paying for it. ` +
-      'The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns.',
+      'The periods are those covered by processed documents, most recent first, so the N-th is what reporting_period=-N returns. ' +
+      `Every listed period is answered: from ${API_YEARS.singleCallFirst} to ${API_YEARS.last} by ${dataset.route.path}?reporting_period=YEAR; ` +
+      `every one, those before ${API_YEARS.singleCallFirst} included (from ${API_YEARS.first}), by ${dataset.route.path}/history?from=YEAR and by the batch call.`,
     tags: [dataset.route.tag],
     security: [{ bearerAuth: [] }],
     querystring: IdentifierQuery,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { disclosureYear } from '../../../db/disclosure.js';
 import type { Database } from '../../../db/schema.js';
-import type { CompanyData } from '../../period-data.js';
+import { type CompanyData, companyDataOf } from '../../period-data.js';
 import type { MoneyRecord } from './figure-record.js';
 import { figureTableAsP } from './figure-table.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
@@ -75,6 +75,5 @@ async function loadFigures<M extends string>(
         (a.document_id < b.document_id ? -1 : a.document_id > b.document_id ? 1 : 0),
     );
   }
-  const periods = [...records.keys()].sort((a, b) => b - a);
-  return { periods, records };
+  return companyDataOf(records);
 }

@@ -24,6 +24,7 @@ interface Audit {
   items: Finding[];
   accepted: number;
   accepted_items: Finding[];
+  passed_over: Record<string, number>;
 }
 
 /** `bin/corpdata check-data` (design §6): findings as one JSON object, exit 3 when there are any. */
@@ -34,7 +35,7 @@ describe.each(dialects())('bin/corpdata check-data (%s)', (dialect) => {
     expect((await corpdata(['migrate'], env)).code).toBe(0);
     const r = await corpdata(['check-data'], env);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Audit>()).toMatchObject({ findings: 0, items: [] });
+    expect(r.json<Audit>()).toMatchObject({ findings: 0, items: [], passed_over: { revenues: 0 } });
   });
 
   it('exits 3 on the demo, whose every finding REPORT.txt explains', async () => {
@@ -54,6 +55,17 @@ describe.each(dialects())('bin/corpdata check-data (%s)', (dialect) => {
     expect(audit.by_check.same_name_and_country).toBe(0);
     expect(audit.by_check.document_of_another_company).toBe(0);
     expect(audit.by_check.document_without_figure).toBe(0);
+    // The revenue candidates the statements' arithmetic passed over (design §18.4): in the demo, one
+    // in each figure whose candidates list the bounds it was held against.
+    const guarded = readFileSync(REPORT.replace('REPORT.txt', 'bundle/revenues.csv'), 'utf8')
+      .split('\n')
+      .filter((l) =>
+        /(us-gaap:CostOf|us-gaap:OperatingIncomeLoss=|ifrs-full:CostOfSales=|ifrs-full:ProfitLossFromOperatingActivities=)/.test(
+          l,
+        ),
+      );
+    expect(guarded.length).toBeGreaterThan(0);
+    expect(audit.passed_over).toEqual({ revenues: guarded.length });
     const explained = readFileSync(REPORT, 'utf8')
       .split('\n')
       .filter((l) => l.startsWith('check-data: '));
@@ -88,6 +100,7 @@ describe.each(dialects())('bin/corpdata check-data (%s)', (dialect) => {
         items: [],
         accepted: all.findings,
         accepted_items: all.items,
+        passed_over: all.passed_over,
       });
 
       // A new finding: a processed document no figure cites.

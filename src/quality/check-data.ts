@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { FigureSpec } from '../ingest/core/figure-spec.js';
+import { conceptRank, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { type AuditInput, auditFindings, citedDocuments, type Finding } from './findings.js';
 
 /**
@@ -68,4 +68,30 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
 /** The findings of the data-quality audit over everything the database holds (design §6). */
 export async function checkData(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<Finding[]> {
   return auditFindings(await readAuditInput(db, specs));
+}
+
+/**
+ * How many candidates the statements' arithmetic passed over (design §18.4), per figure spec with
+ * a guard: each a concept stored among a figure's candidates that comes before the figure's own
+ * concept in the spec's order, which only the guard lets happen. Not findings: the figures are
+ * right; the count says how often the filings' own arithmetic decided.
+ */
+export async function passedOverCounts(db: Kysely<Database>, specs: readonly FigureSpec[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const spec of specs) {
+    if (spec.guard === undefined) continue;
+    const rank = conceptRank(spec);
+    const { rows } = await sql<{ concept: string | null; candidates: string | null }>`
+      select concept, candidates from ${sql.table(spec.table)} where candidates is not null`.execute(db);
+    let n = 0;
+    for (const r of rows) {
+      const own = rank(r.concept ?? '') ?? Number.POSITIVE_INFINITY;
+      for (const pair of (r.candidates ?? '').split(' ')) {
+        const concept = pair.slice(0, pair.lastIndexOf('='));
+        if ((rank(concept) ?? Number.POSITIVE_INFINITY) < own) n++;
+      }
+    }
+    counts[spec.name] = n;
+  }
+  return counts;
 }

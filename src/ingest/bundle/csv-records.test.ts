@@ -51,11 +51,30 @@ describe('CsvRecordParser', () => {
     );
   });
 
-  it('skips a byte-order mark and keeps empty lines as one empty field', () => {
-    expect(parseChunks(['\uFEFFa,b\n', '\n', 'c,d'])).toEqual([
+  it('skips a byte-order mark and blank lines (LF or CRLF, however cut), counting their lines', () => {
+    expect(parseChunks(['\uFEFFa,b\n', '\n', '\r', '\n\r\n', 'c,d'])).toEqual([
       { line: 1, fields: ['a', 'b'] },
+      { line: 5, fields: ['c', 'd'] },
+    ]);
+  });
+
+  it('returns no record for a million blank lines, and ends on the line after them', () => {
+    const parser = new CsvRecordParser();
+    expect(parser.push('a,b\n')).toHaveLength(1);
+    for (let i = 0; i < 10; i++) expect(parser.push('\n'.repeat(50_000) + '\r\n'.repeat(50_000))).toEqual([]);
+    expect(parser.end()).toEqual([]);
+    expect(parser.line).toBe(1_000_002);
+  });
+
+  it('still reads a lone empty quoted field or a last line of a lone CR as one empty field', () => {
+    expect(parseChunks(['a\n""\nb'])).toEqual([
+      { line: 1, fields: ['a'] },
       { line: 2, fields: [''] },
-      { line: 3, fields: ['c', 'd'] },
+      { line: 3, fields: ['b'] },
+    ]);
+    expect(parseChunks(['a\n', '\r'])).toEqual([
+      { line: 1, fields: ['a'] },
+      { line: 2, fields: [''] },
     ]);
   });
 

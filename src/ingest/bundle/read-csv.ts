@@ -41,7 +41,8 @@ function countNewlines(chunk: Buffer): number {
 /**
  * Streams the rows of one bundle CSV file, a chunk's worth at a time. The header must hold
  * exactly `columns` (any order; a BOM is fine), plus any of `optional` (absent ones read as ''); problems with the header, the CSV syntax or the
- * encoding are pushed to `issues` and end the file. A row's line is the line it starts on, also
+ * encoding are pushed to `issues` and end the file. Blank lines are skipped (they cost no
+ * memory), but a file of nothing else after its header is refused. A row's line is the line it starts on, also
  * when a quoted field spans several lines.
  */
 export async function* readCsv(
@@ -55,6 +56,8 @@ export async function* readCsv(
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parser = new CsvRecordParser();
   let header: string[] | undefined;
+  let headerLine = 0;
+  let rowCount = 0;
   let bytesLine = 1;
 
   /** Rows of complete records; false once the header is refused. */
@@ -64,9 +67,11 @@ export async function* readCsv(
       if (fields.length === 1 && fields[0] === '') continue;
       if (header === undefined) {
         header = fields.map((h) => h.trim());
+        headerLine = line;
         if (!checkHeader(header, columns, optional, file, line, issues)) return false;
         continue;
       }
+      rowCount++;
       if (fields.length !== header.length) {
         issues.push({ file, line, message: `has ${fields.length} fields, the header has ${header.length}` });
         continue;
@@ -104,6 +109,14 @@ export async function* readCsv(
     if (batch === false) return;
     if (batch.length > 0) yield { rows: batch, bytesRead: source.bytesRead };
     if (header === undefined) issues.push({ file, line: 1, message: 'is empty: a header row is required' });
+    else if (rowCount === 0 && parser.line > headerLine + 1) {
+      // The parser skipped them without holding any: this is found at the end, in constant memory.
+      issues.push({
+        file,
+        line: headerLine + 1,
+        message: `holds only blank lines after its header (${parser.line - headerLine - 1}): a file without rows holds its header alone`,
+      });
+    }
   } catch (error) {
     if (!(error instanceof CsvSyntaxError)) throw error;
     issues.push({ file, line: error.line, message: `malformed CSV: ${error.message}` });

@@ -10,8 +10,11 @@ export interface IngestRun {
   limits: IngestLimits;
   /** The datasets filings fill (composed by the CLI): every filings source fills each. */
   specs: readonly FigureSpec[];
-  /** A progress callback for stderr: `n` of `what` (filers, pages) read so far. */
-  progress(what: string): (n: number) => void;
+  /**
+   * A progress callback for stderr: `n` of `what` (filers, pages) read so far; called with `done`
+   * once all is read, so the last line shows the count the summary gives under the same word.
+   */
+  progress(what: string): (n: number, done?: boolean) => void;
 }
 
 /**

@@ -28,15 +28,31 @@ export type JsonFileReader<T> = (chunks: AsyncIterable<Buffer>, source: string, 
 
 /** Which files of a folder or entries of a zip a source reads, and how a refusal names what was missing. */
 export interface JsonDocumentKind {
-  /** A file name in a folder, or an entry's path in a zip. */
+  /** A file's path in a folder (relative to it: its name, unless `recursive`), or an entry's path in a zip. */
   accepts(path: string): boolean;
   /** The refusal of a folder (`file`) or zip (`entry`) holding none: `holds no CIK##########.json file`. */
   none(where: 'file' | 'entry'): string;
+  /** Whether a folder's subfolders are read too (in path order; a symlink to a folder is not followed). */
+  recursive?: boolean;
+  /** Told of each file of a folder that `accepts` refused (a stray file beside the documents). */
+  passedOver?(path: string): void;
+}
+
+/** The files of `folder` (and, `recursive`, of its subfolders), by path relative to it, in name order. */
+function folderFiles(folder: string, recursive: boolean, under = ''): string[] {
+  const entries = readdirSync(join(folder, under), { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  return entries.flatMap((e) => {
+    const path = under === '' ? e.name : join(under, e.name);
+    if (!e.isDirectory()) return [path];
+    return recursive ? folderFiles(folder, true, path) : [];
+  });
 }
 
 /**
- * JSON documents as the ingests take them: files, folders of them (in name order, not descending
- * into subfolders) and zips of them read entry by entry, each streamed through `read`, none larger
+ * JSON documents as the ingests take them: files, folders of them (in name order, descending into
+ * subfolders only when `kind.recursive`) and zips of them read entry by entry, each streamed through `read`, none larger
  * than `limits.maxJsonBytes`. A folder or zip without a document of `kind`, an unreadable zip or
  * entry, stops the read with an {@link ImportError} naming it.
  */
@@ -49,12 +65,13 @@ export async function* readJsonDocuments<T>(
   const limit = jsonLimit(limits);
   for (const path of paths) {
     if (inputKind(path) === 'folder') {
-      const names = readdirSync(path, { withFileTypes: true })
-        .filter((e) => !e.isDirectory() && kind.accepts(e.name))
-        .map((e) => e.name)
-        .sort();
+      const names: string[] = [];
+      for (const f of folderFiles(path, kind.recursive === true)) {
+        if (kind.accepts(f)) names.push(f);
+        else kind.passedOver?.(join(path, f));
+      }
       if (names.length === 0) throw new ImportError([{ file: path, line: 0, message: kind.none('file') }]);
-      for (const f of names) yield await read(fileChunks(join(path, f), limit), join(path, f), f);
+      for (const f of names) yield await read(fileChunks(join(path, f), limit), join(path, f), basename(f));
     } else if (path.toLowerCase().endsWith('.zip')) {
       yield* readZip(path, limit, kind, read);
     } else {

@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { checkFilingOwners } from './filing-owner-checks.js';
 import type { ImportIssue } from './issues.js';
 import type { StageDb, StageTable } from './stage.js';
 
@@ -216,5 +217,6 @@ export async function checkFigureDocuments<DB>(db: Kysely<DB>, stageTable: strin
 export async function checkStage(db: StageDb): Promise<ImportIssue[]> {
   const issues: ImportIssue[] = [];
   for (const check of CHECKS) issues.push(...(await check(db)));
+  issues.push(...(await checkFilingOwners(db)));
   return issues;
 }

@@ -10,6 +10,14 @@ export const esefCommands: readonly IngestCommand[] = [
   {
     name: 'esef',
     input: 'xBRL-JSON reports from filings.xbrl.org: files, folders, zips',
-    run: async (r) => (await import('./ingest-esef.js')).ingestEsef(r.db, r.paths, r.limits, r.specs, r.progress('filers')),
+    run: async (r) => {
+      const [{ ingestEsef }, { warnIfUnmatched, CATALOG_HINT }] = await Promise.all([
+        import('./ingest-esef.js'),
+        import('../filings/unmatched-warning.js'),
+      ]);
+      const summary = await ingestEsef(r.db, r.paths, r.limits, r.specs, r.progress('filers'));
+      await warnIfUnmatched(r.db, 'esef', summary, CATALOG_HINT.esef);
+      return summary;
+    },
   },
 ];

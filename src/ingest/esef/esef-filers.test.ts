@@ -95,7 +95,7 @@ describe('ESEF reports as filers and their filings', () => {
     };
     writeFileSync(join(dir, 'endesa_2023.json'), JSON.stringify(earlier));
     copyFileSync(join(SPANISH, 'endesa_2024.json'), join(dir, 'endesa_2024.json'));
-    const counts: EsefReadCounts = { reports: 0, repeated_report: 0 };
+    const counts: EsefReadCounts = { reports: 0, repeated_report: 0, not_report: 0 };
     const filers = await readEsefFilers(
       [dir, join(SPANISH, 'endesa_2024.json')],
       DEFAULT_INGEST_LIMITS,
@@ -103,7 +103,7 @@ describe('ESEF reports as filers and their filings', () => {
       esefIndexLookup([]),
       counts,
     );
-    expect(counts).toEqual({ reports: 3, repeated_report: 1 });
+    expect(counts).toEqual({ reports: 3, repeated_report: 1, not_report: 0 });
     expect(filers).toHaveLength(1);
     expect(filers[0]?.filings.map((f) => [f.key, f.facts.map((x) => [x.end, x.value])])).toEqual([
       [

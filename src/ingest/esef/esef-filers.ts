@@ -3,7 +3,7 @@ import type { IngestLimits } from '../../config.js';
 import type { Database, EsefFilingTable } from '../../db/schema.js';
 import type { EsefFact, EsefReport, EsefSkips } from './esef-report.js';
 import { readJsonInputs } from './json-inputs.js';
-import { readEsefReport } from './read-report.js';
+import { NotAReportError, readEsefReport } from './read-report.js';
 
 /** One report as a document (design §14.5): identified, dated and linked through the index where it lists it. */
 export interface EsefFiling {
@@ -104,10 +104,15 @@ export interface EsefReadCounts {
   reports: number;
   /** A report whose key came already in this input (the same file twice, or in a folder and a zip). */
   repeated_report: number;
+  /**
+   * Files passed over as no report: a JSON file that is not xBRL-JSON (a page of the index, a
+   * package's metadata), or a file of a folder not named `.json`.
+   */
+  not_report: number;
 }
 
 /**
- * The filers of xBRL-JSON input (files, folders, zips), each with every report of theirs in the
+ * The filers of xBRL-JSON input (files, folders and their subfolders, zips), each with every report of theirs in the
  * input, identified through the index: reports are read one at a time and only their kept facts
  * held, then grouped by LEI (a report without one stands alone, to be matched by name and
  * country). Grouping needs the whole input read first, which the all-or-nothing ingest does anyway.
@@ -117,14 +122,30 @@ export async function readEsefFilers(
   limits: IngestLimits,
   concepts: readonly string[],
   index: EsefIndexLookup,
-  counts: EsefReadCounts = { reports: 0, repeated_report: 0 },
+  counts: EsefReadCounts = { reports: 0, repeated_report: 0, not_report: 0 },
 ): Promise<EsefFiler[]> {
   const filers = new Map<string, EsefFiler>();
   const keys = new Set<string>();
-  const reports = readJsonInputs(paths, limits, 'xBRL-JSON reports', (chunks, source, name) =>
-    readEsefReport(chunks, source, name, concepts),
+  const reports = readJsonInputs(
+    paths,
+    limits,
+    'xBRL-JSON reports',
+    async (chunks, source, name) => {
+      try {
+        return await readEsefReport(chunks, source, name, concepts);
+      } catch (error) {
+        // Caught here, inside the read of one file, so that the files after it are still read.
+        if (!(error instanceof NotAReportError)) throw error;
+        counts.not_report++;
+        return undefined;
+      }
+    },
+    () => {
+      counts.not_report++;
+    },
   );
   for await (const report of reports) {
+    if (report === undefined) continue;
     counts.reports++;
     const listed = index.find(report.name, report.lei, report.periodEnd);
     const filing = filingOf(report, listed);

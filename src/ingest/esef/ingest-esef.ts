@@ -24,7 +24,8 @@ export interface EsefIngestSummary extends Omit<FilingsSummary, 'skipped' | 'dat
   reports_undated: number;
   /** Reports stored undated that the index lists now: the same documents, dated and linked. */
   reports_dated: number;
-  skipped: FilingsSummary['skipped'] & Partial<Record<EsefSkipReason | 'repeated_report', number>>;
+  /** `not_report`: files passed over as no report (an index page, a stray file), see {@link EsefReadCounts}. */
+  skipped: FilingsSummary['skipped'] & Partial<Record<EsefSkipReason | 'repeated_report' | 'not_report', number>>;
   /** Per figure spec, also the reports that tag none of its concepts (a bank has no revenue). */
   datasets: Record<string, FilingsSummary['datasets'][string] & { reports_without_figures: number }>;
 }
@@ -34,7 +35,8 @@ async function* each(filers: readonly Filer[]): AsyncIterable<Filer> {
 }
 
 /**
- * `bin/corpdata ingest esef` (design §14): xBRL-JSON reports identified through the stored index
+ * `bin/corpdata ingest esef` (design §14): xBRL-JSON reports (files not reports passed over and
+ * counted) identified through the stored index
  * (`ingest esef-index`), read whole and checked first (a malformed report refuses the whole
  * before anything is written), then through the shared filings pipeline in one transaction.
  * The same reports twice change nothing.
@@ -44,10 +46,10 @@ export async function ingestEsef(
   paths: readonly string[],
   limits: IngestLimits,
   specs: readonly FigureSpec[],
-  onProgress?: (filers: number) => void,
+  onProgress?: (filers: number, done?: boolean) => void,
 ): Promise<EsefIngestSummary> {
   const index = await loadEsefIndex(db);
-  const counts: EsefReadCounts = { reports: 0, repeated_report: 0 };
+  const counts: EsefReadCounts = { reports: 0, repeated_report: 0, not_report: 0 };
   const filers = await readEsefFilers(paths, limits, [...conceptsOfAll(specs)], index, counts);
   const dated = await keepUnlistedKeys(db, filers);
   const summary = await ingestFilings(
@@ -64,6 +66,7 @@ export async function ingestEsef(
     if (n > 0) skipped[reason] = n;
   }
   if (counts.repeated_report > 0) skipped.repeated_report = counts.repeated_report;
+  if (counts.not_report > 0) skipped.not_report = counts.not_report;
   const undated = filers.reduce((n, f) => n + f.filings.filter((r) => r.publishedOn === null).length, 0);
   const withoutFigures = filers.reduce((n, f) => n + f.filings.filter((r) => r.facts.length === 0).length, 0);
   const datasets: EsefIngestSummary['datasets'] = {};

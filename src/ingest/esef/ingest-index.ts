@@ -62,7 +62,7 @@ export async function ingestEsefIndex(
   db: Kysely<Database>,
   paths: readonly string[],
   limits: IngestLimits = DEFAULT_INGEST_LIMITS,
-  onProgress?: (pages: number) => void,
+  onProgress?: (pages: number, done?: boolean) => void,
 ): Promise<EsefIndexSummary> {
   const summary: EsefIndexSummary = {
     pages: 0,
@@ -96,6 +96,7 @@ export async function ingestEsefIndex(
       listed.set(row.fxo_id, older.processed === newer.processed ? merged(older, newer) : newer);
     }
   }
+  onProgress?.(summary.pages, true);
   const rows = [...listed.values()].sort((a, b) => (a.fxo_id < b.fxo_id ? -1 : 1));
   for (const row of rows) {
     if (row.json_url === null) summary.without_json_url++;

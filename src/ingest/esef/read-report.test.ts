@@ -7,7 +7,7 @@ import yazl from 'yazl';
 import { DEFAULT_INGEST_LIMITS } from '../../config.js';
 import type { EsefReport } from './esef-report.js';
 import { readJsonInputs } from './json-inputs.js';
-import { readEsefReport } from './read-report.js';
+import { NotAReportError, readEsefReport } from './read-report.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/esef/xbrl-json/', import.meta.url));
 const SPANISH = join(FIXTURES, 'spanish-financials-etl');
@@ -18,19 +18,29 @@ const OWNERS = 'ifrs-full:ProfitLossAttributableToOwnersOfParent';
 const PROFIT = 'ifrs-full:ProfitLoss';
 const CONCEPTS = [REVENUE, CONTRACTS, OWNERS, PROFIT];
 
-/** Reads every report of `paths` (files, folders, zips) as the ingest will. */
-async function readAll(paths: string[], concepts = CONCEPTS): Promise<EsefReport[]> {
+/** Files passed over by the last {@link readAll}: JSON that is no report, and other files. */
+let passedOver: string[] = [];
+
+/** Reads every report of `paths` (files, folders, zips) as the ingest will, passing over what is no report. */
+async function readAll(paths: string[], concepts = CONCEPTS, passOver = true): Promise<EsefReport[]> {
   const reports: EsefReport[] = [];
-  for await (const r of readJsonInputs(paths, DEFAULT_INGEST_LIMITS, 'xBRL-JSON reports', (chunks, source, name) =>
-    readEsefReport(chunks, source, name, concepts),
-  )) {
-    reports.push(r);
-  }
+  passedOver = [];
+  const read = async (chunks: AsyncIterable<Buffer>, source: string, name: string) => {
+    try {
+      return await readEsefReport(chunks, source, name, concepts);
+    } catch (error) {
+      if (!passOver || !(error instanceof NotAReportError)) throw error;
+      passedOver.push(source);
+      return undefined;
+    }
+  };
+  const inputs = readJsonInputs(paths, DEFAULT_INGEST_LIMITS, 'xBRL-JSON reports', read, (path) => passedOver.push(path));
+  for await (const r of inputs) if (r !== undefined) reports.push(r);
   return reports;
 }
 
 const one = async (path: string, concepts = CONCEPTS): Promise<EsefReport> => {
-  const [r] = await readAll([path], concepts);
+  const [r] = await readAll([path], concepts, false);
   if (r === undefined) throw new Error('no report');
   return r;
 };
@@ -229,8 +239,10 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
     expect((await one(write('cik.json', doc))).lei).toBeNull();
   });
 
-  it('reads folders and zips of reports, naming each by file and entry', async () => {
+  it('reads folders with their subfolders and zips of reports, naming each by file and entry', async () => {
     const reports = await readAll([SPANISH]);
+    // The folder's licence and its metadata/filings.json (a list of index entries) are no reports.
+    expect(passedOver).toEqual([join(SPANISH, 'LICENSE'), join(SPANISH, 'metadata', 'filings.json')]);
     expect(reports.map((r) => r.name)).toEqual([
       'amper_2024.json',
       'bankinter_2024.json',
@@ -298,6 +310,8 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
         (e: unknown) => e,
       );
       expect(error, message).toBeInstanceOf(Error);
+      // The first five are no report at all, which an ingest passes over; the rest are reports it cannot read.
+      expect(error instanceof NotAReportError, message).toBe(i < 5);
       expect((error as Error).message).toContain(path);
       expect((error as Error).message).toContain(message);
     }

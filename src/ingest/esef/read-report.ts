@@ -41,11 +41,17 @@ interface Candidate {
 }
 
 /**
+ * The refusal of a file that is no xBRL-JSON report at all (an index page, a stray JSON file), as
+ * opposed to a report that cannot be read: `ingest esef` passes over the first and counts it.
+ */
+export class NotAReportError extends ImportError {}
+
+/**
  * Reads one xBRL-JSON report (OIM, as filings.xbrl.org serves it) from a stream, never whole:
  * each fact is parsed alone ({@link FactScanner}) and let go unless its concept is one of
  * `concepts` (`ifrs-full:Revenue`, …); memory holds those facts only, whatever the report's size.
- * A file that is not an xBRL-JSON report, or a fact that cannot be read, stops the read with an
- * {@link ImportError} naming the file and the fact.
+ * A file that is not an xBRL-JSON report ({@link NotAReportError}), or a fact that cannot be read,
+ * stops the read with an {@link ImportError} naming the file and the fact.
  */
 export async function readEsefReport(
   chunks: AsyncIterable<Buffer>,
@@ -55,6 +61,9 @@ export async function readEsefReport(
 ): Promise<EsefReport> {
   const refuse = (message: string): never => {
     throw new ImportError([{ file: source, line: 0, message }]);
+  };
+  const notReport = (why: string): never => {
+    throw new NotAReportError([{ file: source, line: 0, message: `is not an xBRL-JSON report (${why})` }]);
   };
   const wanted = new Set(concepts);
   // Concepts are matched on their local name while reading (the prefix a report binds is known
@@ -107,7 +116,7 @@ export async function readEsefReport(
         if (key === 'documentInfo') documentInfo = value;
       },
       factsStart: (isObject) => {
-        if (!isObject) refuse('is not an xBRL-JSON report (facts is not an object)');
+        if (!isObject) notReport('facts is not an object');
         sawFacts = true;
       },
       fact,
@@ -120,19 +129,19 @@ export async function readEsefReport(
     if (first && chunk.length > 0) {
       const c = chunk.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
       if (c !== undefined) {
-        if (c !== 0x7b) refuse('is not an xBRL-JSON report (not a JSON object)');
+        if (c !== 0x7b) notReport('not a JSON object');
         first = false;
       }
     }
     scanner.push(chunk);
   }
   scanner.end();
-  if (!isObject(documentInfo)) return refuse('is not an xBRL-JSON report (no documentInfo)');
+  if (!isObject(documentInfo)) return notReport('no documentInfo');
   const documentType = documentInfo.documentType;
   if (typeof documentType !== 'string' || !DOCUMENT_TYPE_RE.test(documentType)) {
-    return refuse(`is not an xBRL-JSON report (documentType ${shown(documentType ?? null)})`);
+    return notReport(`documentType ${shown(documentType ?? null)}`);
   }
-  if (!sawFacts) return refuse('is not an xBRL-JSON report (no facts)');
+  if (!sawFacts) return notReport('no facts');
   const namespaces = isObject(documentInfo.namespaces) ? documentInfo.namespaces : {};
   const taxonomy = Array.isArray(documentInfo.taxonomy) ? documentInfo.taxonomy.filter((t) => typeof t === 'string') : [];
   const ns = new Namespaces(namespaces);

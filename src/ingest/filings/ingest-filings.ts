@@ -68,8 +68,8 @@ export function zeroFilingsSummary(): FilingsSummary {
 }
 
 export interface IngestOptions {
-  /** Called after each filer is read: how many so far. */
-  onProgress?: (filers: number) => void;
+  /** Called after each filer is read: how many so far; then once more, `done`, with the summary's count. */
+  onProgress?: (filers: number, done?: boolean) => void;
 }
 
 /**
@@ -235,6 +235,7 @@ async function stageFilers(
       await stageDocument(fact, periodOfFiling.get(fact.accession) ?? reportingPeriodOf(fact.end));
     }
   }
+  options.onProgress?.(summary.filers, true);
   await documents.flush();
   await leis.flush();
   for (const p of points) await p.flush();

@@ -18,26 +18,36 @@ export const secCommands: readonly IngestCommand[] = [
     name: 'sec-companyfacts',
     input: 'CIK##########.json files, folders, companyfacts.zip',
     run: async (r) => {
-      const [{ ingestFilings }, { readCompanyFacts }, { secSource }] = await Promise.all([
+      const [{ ingestFilings }, { readCompanyFacts }, { secSource }, { warnIfUnmatched, CATALOG_HINT }] = await Promise.all([
         import('../filings/ingest-filings.js'),
         import('../sec-companyfacts/read-companyfacts.js'),
         import('./sec-source.js'),
+        import('../filings/unmatched-warning.js'),
       ]);
       const filers = readCompanyFacts(r.paths, conceptsOfAll(r.specs), r.limits);
-      return ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, { onProgress: r.progress('filers') });
+      const summary = await ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, {
+        onProgress: r.progress('filers'),
+      });
+      await warnIfUnmatched(r.db, 'sec-companyfacts', summary, CATALOG_HINT.sec);
+      return summary;
     },
   },
   {
     name: 'sec-fsds',
     input: 'Financial Statement Data Set zips',
     run: async (r) => {
-      const [{ ingestFilings }, { readDataSets }, { secSource }] = await Promise.all([
+      const [{ ingestFilings }, { readDataSets }, { secSource }, { warnIfUnmatched, CATALOG_HINT }] = await Promise.all([
         import('../filings/ingest-filings.js'),
         import('../sec-fsds/read-fsds.js'),
         import('./sec-source.js'),
+        import('../filings/unmatched-warning.js'),
       ]);
       const filers = readDataSets(r.paths, conceptsOfAll(r.specs), r.limits);
-      return ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, { onProgress: r.progress('filers') });
+      const summary = await ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, {
+        onProgress: r.progress('filers'),
+      });
+      await warnIfUnmatched(r.db, 'sec-fsds', summary, CATALOG_HINT.sec);
+      return summary;
     },
   },
   {

@@ -7,9 +7,9 @@ import { grantCredits } from '../credits/ledger.js';
 import { bundlesOf, figureSpecsOf, subscriptionsOf } from '../datasets/dataset-list.js';
 import { DATASETS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
-import { ImportError } from '../ingest/bundle/bundle-files.js';
-import { exportBundle } from '../ingest/bundle/export-bundle.js';
 import { INGEST_COMMANDS } from '../ingest/registry.js';
+import { ImportError } from '../ingest/sources/bundle/bundle-files.js';
+import { exportBundle } from '../ingest/sources/bundle/export-bundle.js';
 import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { runImport } from './run-import.js';
@@ -141,7 +141,7 @@ sync
     const config = loadConfig();
     // Loaded on use, like the ingests it drives.
     const { checkSecUserAgent, runSecSync } = await import('./run-sync.js');
-    const { parseCikList } = await import('../ingest/sync/sec-sync.js');
+    const { parseCikList } = await import('../ingest/sources/sec/sec-sync.js');
     // Refused before anything is opened or sent: SEC blocks clients that do not name themselves.
     checkSecUserAgent(config.sync.secUserAgent);
     const filers = opts.all === true ? 'all' : opts.ciks === undefined ? 'none' : { ciks: parseCikList(opts.ciks) };
@@ -169,7 +169,7 @@ sync
   .action(async (opts: { country?: string; since?: string; dryRun?: boolean; refetch?: boolean }) => {
     const config = loadConfig();
     const { runEsefSync } = await import('./run-sync.js');
-    const { parseCountryList, parseSinceDate } = await import('../ingest/sync/esef-sync.js');
+    const { parseCountryList, parseSinceDate } = await import('../ingest/sources/esef/esef-sync.js');
     const countries = opts.country === undefined ? null : parseCountryList(opts.country);
     const since = opts.since === undefined ? null : parseSinceDate(opts.since);
     await withSyncDatabase(async ({ db }) =>

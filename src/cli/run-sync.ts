@@ -2,9 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
-import { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, type EsefSyncSummary, syncEsef } from '../ingest/sync/esef-sync.js';
+import { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, type EsefSyncSummary, syncEsef } from '../ingest/sources/esef/esef-sync.js';
+import {
+  SEC_HOSTS,
+  SEC_REQUESTS_PER_SECOND,
+  type SecFilers,
+  type SecSyncSummary,
+  syncSec,
+} from '../ingest/sources/sec/sec-sync.js';
 import { DEFAULT_RETRY_POLICY } from '../ingest/sync/retry-policy.js';
-import { SEC_HOSTS, SEC_REQUESTS_PER_SECOND, type SecFilers, type SecSyncSummary, syncSec } from '../ingest/sync/sec-sync.js';
 import { type SourceSyncOptions, withSyncRun } from '../ingest/sync/sync-run.js';
 
 export { SyncBusyError } from '../ingest/sync/sync-run.js';

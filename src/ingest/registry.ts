@@ -1,6 +1,6 @@
 import type { IngestCommand } from './core/ingest-command.js';
-import { esefCommands } from './esef/esef-commands.js';
-import { secCommands } from './sec-filings/sec-commands.js';
+import { esefCommands } from './sources/esef/esef-commands.js';
+import { secCommands } from './sources/sec/sec-commands.js';
 
 /**
  * Every source's `ingest` commands, one line per source (DESIGN §15). Only the composition root

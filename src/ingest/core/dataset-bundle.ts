@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Checked } from '../sources/bundle/field-checks.js';
+import type { Checked } from './field-checks.js';
 import type { ImportIssue } from './issues.js';
 import type { Rates } from './rates.js';
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { DatasetBundle } from '../../core/dataset-bundle.js';
+import type { Checked } from '../../core/field-checks.js';
 import { inputKind } from '../../core/regular-file.js';
 import { type StageDb, StageWriter } from '../../core/stage.js';
 import { type ImportPhase, MAX_ISSUES, stagedWrite } from '../../core/staged-write.js';
@@ -14,7 +15,6 @@ import {
   type ImportIssue,
   OPTIONAL_COLUMNS,
 } from './bundle-files.js';
-import type { Checked } from './field-checks.js';
 import { readCsv } from './read-csv.js';
 import { type Rates, STAGE_TABLE, stageRow } from './stage-row.js';
 

@@ -3,14 +3,24 @@ import { isMicCode } from '../../../catalog/mic-codes.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentStatus } from '../../../db/schema.js';
 import { isCurrency, SUB_UNITS } from '../../../money/currencies.js';
 import { parseRate } from '../../../money/normalize.js';
+import {
+  type Checked,
+  INTEGER_RE,
+  integer,
+  MAX_PERIOD,
+  Messages,
+  MIN_PERIOD,
+  text,
+  UUID_RE,
+  uuid,
+} from '../../core/field-checks.js';
 import { parseTraceFields, traceFieldsText } from '../../filings/source.js';
-import { type Checked, INTEGER_RE, integer, MAX_PERIOD, Messages, MIN_PERIOD, text, UUID_RE, uuid } from './field-checks.js';
 
-export type { Checked } from './field-checks.js';
+export type { Checked } from '../../core/field-checks.js';
 
 const DATE_RE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
-export { MAX_PERIOD, MIN_PERIOD } from './field-checks.js';
+export { MAX_PERIOD, MIN_PERIOD } from '../../core/field-checks.js';
 
 function optional(v: string): string | null {
   const t = v.trim();

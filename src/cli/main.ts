@@ -106,7 +106,9 @@ program
   .command('ingest')
   .argument('<source>', INGEST_COMMANDS.map((c) => `${c.name} (${c.input})`).join(', '))
   .argument('<paths...>', 'input files or folders')
-  .description('Ingest SEC and ESEF filings, whole or not at all; prints counts of what was added and skipped.')
+  .description(
+    'Ingest the files of a source (filings, ticker files, indexes), whole or not at all; prints counts of what was added and skipped.',
+  )
   .action((source: string, paths: string[]) => {
     const command = INGEST_COMMANDS.find((c) => c.name === source);
     if (command === undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, type Env, loadConfig, parseBaseUrl } from './config.js';
 
 describe('CORPDATA_TRUST_PROXY', () => {
   const trustProxy = (value: string) => loadConfig({ CORPDATA_TRUST_PROXY: value }).trustProxy;
@@ -91,33 +91,16 @@ describe('CORPDATA_INGEST_MAX_…', () => {
 });
 
 describe('sync settings', () => {
-  it("default to the sources' own hosts, no SEC User-Agent, 1 s backoff and batches of 100", () => {
-    expect(loadConfig({}).sync).toEqual({
-      secBaseUrl: undefined,
-      secUserAgent: undefined,
-      esefBaseUrl: undefined,
-      esefUserAgent: 'corpdata sync (self-hosted corporate data API)',
-      retryBaseMs: 1000,
-      batchSize: 100,
-      fileBudgetMs: 900_000,
-      runBudgetMs: 21_600_000,
-    });
+  it('default to 1 s backoff, batches of 100, 15 min a file and 6 h a run', () => {
+    expect(loadConfig({}).sync).toEqual({ retryBaseMs: 1000, batchSize: 100, fileBudgetMs: 900_000, runBudgetMs: 21_600_000 });
     expect(
       loadConfig({
-        CORPDATA_SEC_BASE_URL: 'http://127.0.0.1:8999/',
-        CORPDATA_SEC_USER_AGENT: ' Example Corp admin@example.com ',
-        CORPDATA_ESEF_BASE_URL: 'https://mirror.example/esef/',
-        CORPDATA_ESEF_USER_AGENT: ' Example Corp sync ',
         CORPDATA_SYNC_RETRY_BASE_MS: '50',
         CORPDATA_SYNC_BATCH: '1',
         CORPDATA_SYNC_FILE_BUDGET_MS: '3000',
         CORPDATA_SYNC_RUN_BUDGET_MS: '60000',
       }).sync,
     ).toEqual({
-      secBaseUrl: 'http://127.0.0.1:8999',
-      secUserAgent: 'Example Corp admin@example.com',
-      esefBaseUrl: 'https://mirror.example/esef',
-      esefUserAgent: 'Example Corp sync',
       retryBaseMs: 50,
       batchSize: 1,
       fileBudgetMs: 3000,
@@ -125,9 +108,7 @@ describe('sync settings', () => {
     });
   });
 
-  it('refuses a base that is not an http(s) URL, and a batch of none, naming the variable', () => {
-    expect(() => loadConfig({ CORPDATA_SEC_BASE_URL: 'data.sec.gov' })).toThrow(/CORPDATA_SEC_BASE_URL/);
-    expect(() => loadConfig({ CORPDATA_ESEF_BASE_URL: 'filings.xbrl.org' })).toThrow(/CORPDATA_ESEF_BASE_URL/);
+  it('refuses a batch of none, naming the variable', () => {
     expect(() => loadConfig({ CORPDATA_SYNC_BATCH: '0' })).toThrow(/CORPDATA_SYNC_BATCH/);
     // A budget under a second would give every file up before its first answer.
     expect(() => loadConfig({ CORPDATA_SYNC_FILE_BUDGET_MS: '999' })).toThrow(/CORPDATA_SYNC_FILE_BUDGET_MS/);
@@ -146,5 +127,28 @@ describe('CORPDATA_KEYS_PER_ACCOUNT', () => {
     for (const value of ['0', '10001', '-1', '2.5', 'many', 'off']) {
       expect(() => cap(value), value).toThrow(/CORPDATA_KEYS_PER_ACCOUNT/);
     }
+  });
+});
+
+describe('sections', () => {
+  it('are read from the same environment and kept under their names', () => {
+    const section = (name: string) => ({ name, configure: (env: Env) => `${name}:${env.CORPDATA_X ?? 'unset'}` });
+    const config = loadConfig({ CORPDATA_X: 'x' }, [section('a'), section('b')]);
+    expect([...config.sections]).toEqual([
+      ['a', 'a:x'],
+      ['b', 'b:x'],
+    ]);
+    expect(loadConfig({}).sections.size).toBe(0);
+  });
+
+  it("refuse the config when one refuses its variable, with that section's message", () => {
+    const strict = {
+      name: 'strict',
+      configure: (env: Env) => parseBaseUrl('CORPDATA_STRICT_BASE_URL', env.CORPDATA_STRICT_BASE_URL),
+    };
+    expect(() => loadConfig({ CORPDATA_STRICT_BASE_URL: 'example.com' }, [strict])).toThrow(/CORPDATA_STRICT_BASE_URL/);
+    expect(loadConfig({ CORPDATA_STRICT_BASE_URL: 'https://example.com/x/' }, [strict]).sections.get('strict')).toBe(
+      'https://example.com/x',
+    );
   });
 });

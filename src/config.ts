@@ -7,7 +7,7 @@ export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   | { readonly kind: 'postgres'; readonly url: string };
 
-export interface Config {
+export interface Config<S = unknown> {
   readonly database: DatabaseConfig;
   /** JWT signing secret; when absent the database keeps a generated one. */
   readonly secret: string | undefined;
@@ -59,24 +59,12 @@ export interface Config {
   readonly ingest: IngestLimits;
   /** Where `sync` fetches from, as whom, and how it paces itself (design §15). */
   readonly sync: SyncConfig;
+  /** What each plug-in handed to {@link loadConfig} read of the environment, by its name (the sources'). */
+  readonly sections: ReadonlyMap<string, S>;
 }
 
-/** Settings of `bin/corpdata sync`; read by nothing else. */
+/** Settings of `bin/corpdata sync` that every source's sync shares; read by nothing else. */
 export interface SyncConfig {
-  /**
-   * One base serving SEC's paths (`/files/…`, `/submissions/…`, `/api/xbrl/…`), without a trailing
-   * slash; undefined: SEC's own hosts (www.sec.gov for the ticker file, data.sec.gov for the rest).
-   */
-  readonly secBaseUrl: string | undefined;
-  /** "Company Name admin@example.com", as SEC's fair-access policy asks; `sync sec` refuses to start without it. */
-  readonly secUserAgent: string | undefined;
-  /**
-   * Where `sync esef` reads filings.xbrl.org's index and reports from (a mirror, a test server),
-   * without a trailing slash; undefined: filings.xbrl.org itself.
-   */
-  readonly esefBaseUrl: string | undefined;
-  /** Who `sync esef` says it is; filings.xbrl.org asks for no contact, so a default names the product. */
-  readonly esefUserAgent: string;
   /** The first retry's delay; each further try doubles it (with jitter), unless the server says longer. */
   readonly retryBaseMs: number;
   /** Filers fetched before their files are ingested in one transaction and recorded as synced. */
@@ -88,6 +76,21 @@ export interface SyncConfig {
   readonly fileBudgetMs: number;
   /** The longest one sync may fetch for: past it the sync stops fetching, ingests what it has and ends. */
   readonly runBudgetMs: number;
+}
+
+/** The environment as the config reads it. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A part of the configuration that a plug-in reads from the environment itself: a source's own
+ * variables (`CORPDATA_SEC_BASE_URL`, `CORPDATA_ESEF_USER_AGENT`), parsed when the config is loaded
+ * so that a malformed one is refused at start like any other, and kept under the plug-in's name.
+ * The composition root hands the plug-ins to {@link loadConfig}; the config knows none of them.
+ */
+export interface ConfigSection<T> {
+  readonly name: string;
+  /** Reads the section's variables; throws {@link ConfigError} naming a malformed one. */
+  configure(env: Env): T;
 }
 
 /**
@@ -166,7 +169,8 @@ function parseInteger(name: string, value: string | undefined, fallback: number,
   return n;
 }
 
-function parseBaseUrl(name: string, value: string | undefined): string | undefined {
+/** An http(s) base URL without its trailing slash; undefined when the variable is unset or empty. */
+export function parseBaseUrl(name: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (!/^https?:\/\/[^/]+/.test(value)) throw new ConfigError(`${name} must be an http(s) URL`);
   return value.replace(/\/+$/, '');
@@ -206,8 +210,11 @@ function isProxyRange(entry: string): boolean {
   return version === 4 ? bits >= 8 && bits <= 32 : bits >= 32 && bits <= 128;
 }
 
-/** Reads the environment into a frozen {@link Config}; throws {@link ConfigError} naming the variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * Reads the environment into a frozen {@link Config}, with each of `sections` reading its own part;
+ * throws {@link ConfigError} naming the variable.
+ */
+export function loadConfig<S = never>(env: Env = process.env, sections: readonly ConfigSection<S>[] = []): Config<S> {
   const port = parseInteger('PORT', env.PORT, 8080, 0, 65535);
   const publicUrlFromPort = env.CORPDATA_PUBLIC_URL === undefined || env.CORPDATA_PUBLIC_URL === '';
   const publicUrl = publicUrlFromPort ? `http://localhost:${port}` : (env.CORPDATA_PUBLIC_URL ?? '').replace(/\/+$/, '');
@@ -263,14 +270,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ),
     }),
     sync: Object.freeze({
-      secBaseUrl: parseBaseUrl('CORPDATA_SEC_BASE_URL', env.CORPDATA_SEC_BASE_URL),
-      secUserAgent: env.CORPDATA_SEC_USER_AGENT === '' ? undefined : env.CORPDATA_SEC_USER_AGENT?.trim(),
-      esefBaseUrl: parseBaseUrl('CORPDATA_ESEF_BASE_URL', env.CORPDATA_ESEF_BASE_URL),
-      esefUserAgent: env.CORPDATA_ESEF_USER_AGENT?.trim() || 'corpdata sync (self-hosted corporate data API)',
       retryBaseMs: parseInteger('CORPDATA_SYNC_RETRY_BASE_MS', env.CORPDATA_SYNC_RETRY_BASE_MS, 1000, 1, 60_000),
       batchSize: parseInteger('CORPDATA_SYNC_BATCH', env.CORPDATA_SYNC_BATCH, 100, 1, 10_000),
       fileBudgetMs: parseInteger('CORPDATA_SYNC_FILE_BUDGET_MS', env.CORPDATA_SYNC_FILE_BUDGET_MS, 900_000, 1000, 86_400_000),
       runBudgetMs: parseInteger('CORPDATA_SYNC_RUN_BUDGET_MS', env.CORPDATA_SYNC_RUN_BUDGET_MS, 21_600_000, 1000, 604_800_000),
     }),
+    sections: new Map(sections.map((section) => [section.name, section.configure(env)])),
   });
 }

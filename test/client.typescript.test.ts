@@ -12,7 +12,7 @@ import {
   retryAfterSeconds,
 } from '../clients/typescript/src/index.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
-import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { pointId } from '../src/ingest/sources/bundle/import-bundle.js';
 import { CLIENT_SOURCE_DIR, generateClientFiles } from '../src/tools/client-files.js';
 import { DATASETS, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
-import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';

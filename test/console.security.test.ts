@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
-import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { pointId } from '../src/ingest/sources/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { ConsoleClient, csrfOf, type PageResponse } from './support/console-client.js';
 import { SUBSCRIPTIONS } from './support/datasets.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportBundle } from '../src/ingest/bundle/export-bundle.js';
+import { exportBundle } from '../src/ingest/sources/bundle/export-bundle.js';
 import { corpdata } from './support/cli.js';
 import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';

@@ -3,7 +3,7 @@ import { createAccount } from '../src/accounts/accounts.js';
 import { createKey } from '../src/auth/api-keys.js';
 import { connect } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
-import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { runFaults } from '../src/tools/faults.js';
 import { type ScratchDatabase, TOOL_SECRET } from '../src/tools/scratch-database.js';
 import { BUNDLES, SUBSCRIPTIONS } from './support/datasets.js';

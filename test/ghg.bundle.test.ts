@@ -2,9 +2,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportError } from '../src/ingest/bundle/bundle-files.js';
-import { exportBundle } from '../src/ingest/bundle/export-bundle.js';
-import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { ImportError } from '../src/ingest/sources/bundle/bundle-files.js';
+import { exportBundle } from '../src/ingest/sources/bundle/export-bundle.js';
+import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { BETA, ghgDoc } from './support/fixture.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ghgPointId } from '../src/datasets/ghg-emissions/ghg-bundle.js';
-import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { pointId } from '../src/ingest/sources/bundle/import-bundle.js';
 import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc, ghgDoc } from './support/fixture.js';

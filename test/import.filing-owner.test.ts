@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CsvRecordParser } from '../src/ingest/bundle/csv-records.js';
+import { CsvRecordParser } from '../src/ingest/sources/bundle/csv-records.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/db/connect.js';
-import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import type { Response } from './support/api-client.js';
 import { BIN, type CliResult, corpdata } from './support/cli.js';
 import { BUNDLES } from './support/datasets.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { DEFAULT_INGEST_LIMITS } from '../src/config.js';
-import { loadEsefIndex, readEsefFilers } from '../src/ingest/esef/esef-filers.js';
+import { loadEsefIndex, readEsefFilers } from '../src/ingest/sources/esef/esef-filers.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';

@@ -8,7 +8,7 @@ import { openDatabase } from '../src/cli/open-database.js';
 import { ledgerSum } from '../src/credits/ledger.js';
 import type { Db } from '../src/db/connect.js';
 import { signingSecret } from '../src/db/migrate.js';
-import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { corpdata, freePort, startServer } from './support/cli.js';
 import { ConsoleClient, newKey } from './support/console-client.js';

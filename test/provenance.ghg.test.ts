@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ghgPointId } from '../src/datasets/ghg-emissions/ghg-bundle.js';
 import { GhgEmissionProvenanceSchema } from '../src/datasets/ghg-emissions/ghg-provenance.js';
 import { GhgIntensityProvenanceSchema } from '../src/datasets/ghg-intensity/intensity-provenance.js';
-import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { pointId } from '../src/ingest/sources/bundle/import-bundle.js';
 import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { BETA, doc, ghgDoc } from './support/fixture.js';

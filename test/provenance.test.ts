@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
-import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { pointId } from '../src/ingest/sources/bundle/import-bundle.js';
 import { ConsoleClient } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, doc } from './support/fixture.js';

@@ -3,7 +3,7 @@ import { createAccount } from '../src/accounts/accounts.js';
 import { buildApp } from '../src/app.js';
 import { createKey } from '../src/auth/api-keys.js';
 import { openDatabase } from '../src/cli/open-database.js';
-import { importBundle } from '../src/ingest/bundle/import-bundle.js';
+import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { apiGet } from './support/api-client.js';
 import { BUNDLES, SUBSCRIPTIONS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pointId } from '../src/ingest/bundle/import-bundle.js';
+import { pointId } from '../src/ingest/sources/bundle/import-bundle.js';
 import { ConsoleClient, csrfOf } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, DELTA, doc } from './support/fixture.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { binDir } from './throwaway-postgres.js';
+import { binDir } from '../scratch/throwaway-postgres.js';
 
 const ACCOUNT = 'pgbench-debit';
 

@@ -14,11 +14,11 @@ import { DATASETS } from '../datasets/registry.js';
 import { connect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { FIRST_YEAR } from '../http/routes/history.js';
-import { importBundle } from '../ingest/bundle/import-bundle.js';
+import { importBundle } from '../ingest/sources/bundle/import-bundle.js';
+import { startThrowawayPostgres } from '../scratch/throwaway-postgres.js';
 import { pgbenchDebit } from './pgbench.js';
 import { benchSearch } from './search-bench.js';
 import type { ServePairReady } from './serve-pair.js';
-import { startThrowawayPostgres } from './throwaway-postgres.js';
 
 /**
  * `npm run bench`: first search in-process over generated catalogs (per query class, build time and

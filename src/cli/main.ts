@@ -7,9 +7,9 @@ import { grantCredits } from '../credits/ledger.js';
 import { bundlesOf, figureSpecsOf, subscriptionsOf } from '../datasets/dataset-list.js';
 import { DATASETS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
-import { ImportError } from '../ingest/bundle/bundle-files.js';
-import { exportBundle } from '../ingest/bundle/export-bundle.js';
-import { INGEST_COMMANDS } from '../ingest/registry.js';
+import { SOURCES } from '../ingest/registry.js';
+import { ImportError } from '../ingest/sources/bundle/bundle-files.js';
+import { exportBundle } from '../ingest/sources/bundle/export-bundle.js';
 import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { accountsList, checkDataReport, creditsAdjust, keysList } from './operator-commands.js';
@@ -24,6 +24,9 @@ const BUNDLES = bundlesOf(DATASETS);
 
 /** The datasets whose figures are read from filings (design §10, §17): every filings ingest fills each of them. */
 const FIGURE_SPECS = figureSpecsOf(DATASETS);
+
+/** Every source's `ingest` commands (design §15), from the list of sources. */
+const INGEST_COMMANDS = SOURCES.flatMap((s) => s.ingest);
 
 /** A failure to report on one stderr line with a non-zero exit. */
 class CliError extends Error {}
@@ -114,7 +117,9 @@ program
   .command('ingest')
   .argument('<source>', INGEST_COMMANDS.map((c) => `${c.name} (${c.input})`).join(', '))
   .argument('<paths...>', 'input files or folders')
-  .description('Ingest SEC and ESEF filings, whole or not at all; prints counts of what was added and skipped.')
+  .description(
+    'Ingest the files of a source (filings, ticker files, indexes), whole or not at all; prints counts of what was added and skipped.',
+  )
   .action((source: string, paths: string[]) => {
     const command = INGEST_COMMANDS.find((c) => c.name === source);
     if (command === undefined) {
@@ -138,59 +143,21 @@ program
 const sync = program
   .command('sync')
   .description('Fetch what is new or changed at a source and ingest it (one sync per database at a time).');
-sync
-  .command('sec')
-  .option('--ciks <list>', 'comma-separated CIKs to fetch companyfacts and submissions of')
-  .option('--all', "every catalog company's CIK")
-  .option('--dry-run', 'ask the SEC what changed, fetch and write nothing')
-  .option('--refetch', 'download and ingest every file again, whatever the sync state says (after adding FX rates)')
-  .description(
-    'Sync from the SEC: company_tickers_exchange.json, then per CIK its companyfacts and submissions, conditionally; needs CORPDATA_SEC_USER_AGENT.',
-  )
-  .action(async (opts: { ciks?: string; all?: boolean; dryRun?: boolean; refetch?: boolean }) => {
-    if (opts.ciks !== undefined && opts.all === true) throw new CliError('give either --ciks or --all, not both');
-    const config = loadConfig();
-    // Loaded on use, like the ingests it drives.
-    const { checkSecUserAgent, runSecSync } = await import('./run-sync.js');
-    const { parseCikList } = await import('../ingest/sync/sec-sync.js');
-    // Refused before anything is opened or sent: SEC blocks clients that do not name themselves.
-    checkSecUserAgent(config.sync.secUserAgent);
-    const filers = opts.all === true ? 'all' : opts.ciks === undefined ? 'none' : { ciks: parseCikList(opts.ciks) };
-    await withSyncDatabase(({ db }) =>
-      runSecSync(db.kysely, config, {
-        filers,
-        dryRun: opts.dryRun === true,
-        refetch: opts.refetch === true,
-        specs: FIGURE_SPECS,
-      }),
-    );
+for (const source of SOURCES) {
+  if (source.sync === undefined) continue;
+  const command = sync.command(source.name).description(source.sync.description);
+  for (const option of source.sync.options) command.option(option.flags, option.description);
+  command.action(async (opts: Record<string, unknown>) => {
+    // Each source reads its own variables (CORPDATA_SEC_…), refusing a malformed one.
+    const config = loadConfig(process.env, SOURCES);
+    const prepare = config.sections.get(source.name)?.sync;
+    if (prepare === undefined) throw new CliError(`source ${source.name} has no sync`);
+    const job = await prepare(opts);
+    // Loaded on use, like the syncs it runs.
+    const { runSync } = await import('./run-sync.js');
+    await withSyncDatabase(({ db }) => runSync(db.kysely, config, job, FIGURE_SPECS));
   });
-
-sync
-  .command('esef')
-  .option('--country <list>', 'comma-separated ISO 3166 codes whose index to walk (ES,GB); all countries without it')
-  .option('--since <date>', 'only reports filings.xbrl.org added on or after this date (YYYY-MM-DD)')
-  .option('--dry-run', 'read the index and say what is new, fetch no report and write nothing')
-  .option('--refetch', 'fetch and ingest every report in scope again, whatever the sync state says (after adding FX rates)')
-  .description(
-    "Sync from filings.xbrl.org: the index per country newest first until reports already seen, then each new report's xBRL-JSON.",
-  )
-  .action(async (opts: { country?: string; since?: string; dryRun?: boolean; refetch?: boolean }) => {
-    const config = loadConfig();
-    const { runEsefSync } = await import('./run-sync.js');
-    const { parseCountryList, parseSinceDate } = await import('../ingest/sync/esef-sync.js');
-    const countries = opts.country === undefined ? null : parseCountryList(opts.country);
-    const since = opts.since === undefined ? null : parseSinceDate(opts.since);
-    await withSyncDatabase(({ db }) =>
-      runEsefSync(db.kysely, config, {
-        countries,
-        since,
-        dryRun: opts.dryRun === true,
-        refetch: opts.refetch === true,
-        specs: FIGURE_SPECS,
-      }),
-    );
-  });
+}
 
 program
   .command('check-data')

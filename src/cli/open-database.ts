@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { type ConnectOptions, connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
-import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
-import { importBundle } from '../ingest/bundle/import-bundle.js';
+import type { DatasetBundle } from '../ingest/core/dataset-bundle.js';
+import { importBundle } from '../ingest/sources/bundle/import-bundle.js';
 
 /** The demo bundle shipped in the repository (see demo/SOURCES.md). */
 export const DEMO_BUNDLE_DIR = fileURLToPath(new URL('../../demo/bundle', import.meta.url));

@@ -1,8 +1,8 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
-import { type ImportPhase, type ImportSummary, importBundle } from '../ingest/bundle/import-bundle.js';
+import type { DatasetBundle } from '../ingest/core/dataset-bundle.js';
+import { type ImportPhase, type ImportSummary, importBundle } from '../ingest/sources/bundle/import-bundle.js';
 
 const MIB = 1024 * 1024;
 const PHASE: Record<ImportPhase, string> = {

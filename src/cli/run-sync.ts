@@ -2,11 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
-import { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, type EsefSyncSummary, syncEsef } from '../ingest/sync/esef-sync.js';
+import type { SyncJob, SyncSummary } from '../ingest/sources/source.js';
 import { DEFAULT_RETRY_POLICY } from '../ingest/sync/retry-policy.js';
-import { SEC_HOSTS, SEC_REQUESTS_PER_SECOND, type SecFilers, type SecSyncSummary, syncSec } from '../ingest/sync/sec-sync.js';
 import type { FetchCounts } from '../ingest/sync/source-fetcher.js';
-import { type SourceSyncOptions, withSyncRun } from '../ingest/sync/sync-run.js';
+import { withSyncRun } from '../ingest/sync/sync-run.js';
 
 export { SyncBusyError } from '../ingest/sync/sync-run.js';
 /** The request counts of a sync's summary. */
@@ -30,88 +29,37 @@ export function syncFailure(requests: FetchCounts): string | null {
   return `sync: every request failed (${failed}) and nothing was fetched: is the source reachable?`;
 }
 
-/** SEC's fair-access policy: a User-Agent naming who asks, with a contact address. */
-export function checkSecUserAgent(userAgent: string | undefined): string {
-  if (userAgent === undefined || !/\S+@\S+\.\S+/.test(userAgent)) {
-    throw new Error(
-      `sync sec needs CORPDATA_SEC_USER_AGENT${userAgent === undefined ? '' : ' with a contact e-mail address'}, ` +
-        'e.g. "Example Corp admin@example.com": SEC asks every client to name itself and a contact, and refuses those that do not',
-    );
-  }
-  return userAgent;
-}
-
 /**
- * A sync of one source with the settings of `config`: the run (lock, fetcher, download folder)
- * at the source's pace and as whom it asks, and what every source's sync is given.
+ * `bin/corpdata sync NAME` (design §15): the source's sync `job` run with the settings of `config`,
+ * inside the frame every source shares (lock, fetcher, download folder) at the source's pace and as
+ * whom it asks.
  */
-function runSync<T>(
-  db: Kysely<Database>,
-  config: Config,
-  source: { userAgent: string; requestsPerSecond: number; bases: readonly string[] },
-  options: { dryRun: boolean; specs: readonly FigureSpec[] },
-  sync: (common: SourceSyncOptions) => Promise<T>,
-): Promise<T> {
+export function runSync(db: Kysely<Database>, config: Config, job: SyncJob, specs: readonly FigureSpec[]): Promise<SyncSummary> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   return withSyncRun(
     db,
     {
-      ...source,
+      userAgent: job.userAgent,
+      requestsPerSecond: job.requestsPerSecond,
+      bases: job.bases,
       retry: { ...DEFAULT_RETRY_POLICY, baseMs: config.sync.retryBaseMs },
       maxBytes: config.ingest.maxJsonBytes,
       fileBudgetMs: config.sync.fileBudgetMs,
       runBudgetMs: config.sync.runBudgetMs,
-      dryRun: options.dryRun,
+      dryRun: job.dryRun,
       log,
     },
     ({ fetcher, workDir, lock }) =>
-      sync({
-        dryRun: options.dryRun,
+      job.run(db, {
+        dryRun: job.dryRun,
         fetcher,
         batchSize: config.sync.batchSize,
         limits: config.ingest,
-        specs: options.specs,
+        specs,
         workDir,
         lock,
         now: () => new Date(),
         log,
       }),
-  );
-}
-
-/** `bin/corpdata sync sec` (design §15), with the settings of `config`. */
-export function runSecSync(
-  db: Kysely<Database>,
-  config: Config,
-  options: { filers: SecFilers; dryRun: boolean; refetch: boolean; specs: readonly FigureSpec[] },
-): Promise<SecSyncSummary> {
-  const base = config.sync.secBaseUrl;
-  const bases = base === undefined ? SEC_HOSTS : { www: base, data: base };
-  const source = {
-    userAgent: checkSecUserAgent(config.sync.secUserAgent),
-    requestsPerSecond: SEC_REQUESTS_PER_SECOND,
-    bases: [bases.www, bases.data],
-  };
-  return runSync(db, config, source, options, (common) =>
-    syncSec(db, { ...common, filers: options.filers, refetch: options.refetch, bases }),
-  );
-}
-
-/** `bin/corpdata sync esef` (design §15), with the settings of `config`. */
-export function runEsefSync(
-  db: Kysely<Database>,
-  config: Config,
-  options: {
-    countries: readonly string[] | null;
-    since: string | null;
-    dryRun: boolean;
-    refetch: boolean;
-    specs: readonly FigureSpec[];
-  },
-): Promise<EsefSyncSummary> {
-  const base = config.sync.esefBaseUrl ?? ESEF_HOST;
-  const source = { userAgent: config.sync.esefUserAgent, requestsPerSecond: ESEF_REQUESTS_PER_SECOND, bases: [base] };
-  return runSync(db, config, source, options, (common) =>
-    syncEsef(db, { ...common, countries: options.countries, since: options.since, refetch: options.refetch, base }),
   );
 }

@@ -1,4 +1,4 @@
-import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
+import type { DatasetBundle } from '../ingest/core/dataset-bundle.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { Dataset } from './dataset.js';
 

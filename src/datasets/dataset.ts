@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database, DocumentKind } from '../db/schema.js';
-import type { DatasetBundle } from '../ingest/bundle/dataset-bundle.js';
+import type { DatasetBundle } from '../ingest/core/dataset-bundle.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { CompanyData } from './period-data.js';
 

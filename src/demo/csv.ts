@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CsvRecordParser } from '../ingest/bundle/csv-records.js';
+import { CsvRecordParser } from '../ingest/sources/bundle/csv-records.js';
 
 /** A source row with its line number in the source file (the header is line 1). */
 export interface SourceRow {

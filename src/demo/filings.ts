@@ -12,12 +12,12 @@ import {
   selectFiguresAndConfirmations,
 } from '../ingest/filings/select-figures.js';
 import { traceFieldsText } from '../ingest/filings/source.js';
-import { readCompanyFacts } from '../ingest/sec-companyfacts/read-companyfacts.js';
-import { filingDocumentId, filingIndexUrl, isAnnualForm } from '../ingest/sec-filings/rules.js';
-import type { SecFiler } from '../ingest/sec-filings/sec-source.js';
-import { readDataSets } from '../ingest/sec-fsds/read-fsds.js';
-import { mainDocumentUrl } from '../ingest/sec-submissions/ingest-submissions.js';
-import { readSubmissions } from '../ingest/sec-submissions/read-submissions.js';
+import { mainDocumentUrl } from '../ingest/sources/sec/ingest-submissions.js';
+import { readCompanyFacts } from '../ingest/sources/sec/read-companyfacts.js';
+import { readDataSets } from '../ingest/sources/sec/read-fsds.js';
+import { readSubmissions } from '../ingest/sources/sec/read-submissions.js';
+import { filingDocumentId, filingIndexUrl, isAnnualForm } from '../ingest/sources/sec/rules.js';
+import type { SecFiler } from '../ingest/sources/sec/sec-source.js';
 import { isCurrency } from '../money/currencies.js';
 import type { Companies } from './companies.js';
 import type { Report } from './report.js';

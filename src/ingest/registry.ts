@@ -1,9 +1,11 @@
-import type { IngestCommand } from './core/ingest-command.js';
-import { esefCommands } from './esef/esef-commands.js';
-import { secCommands } from './sec-filings/sec-commands.js';
+import { bundle } from './sources/bundle/bundle.js';
+import { esef } from './sources/esef/esef.js';
+import { sec } from './sources/sec/sec.js';
+import type { Source } from './sources/source.js';
 
 /**
- * Every source's `ingest` commands, one line per source (design §15). Only the composition root
- * (`src/cli/main.ts`) imports this list; `docs/new-source.md` walks through adding a line.
+ * Every source, one line each (design §15). Only the composition roots import this list; the CLI
+ * builds its `ingest` and `sync` commands from it and hands it to the config, which has each
+ * source read its own variables. `docs/new-source.md` walks through adding a line.
  */
-export const INGEST_COMMANDS: readonly IngestCommand[] = [...secCommands, ...esefCommands];
+export const SOURCES: readonly Source[] = [sec, esef, bundle];

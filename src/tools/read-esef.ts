@@ -8,9 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_INGEST_LIMITS } from '../config.js';
-import { type EsefSkips, noSkips } from '../ingest/esef/esef-report.js';
-import { readJsonInputs } from '../ingest/esef/json-inputs.js';
-import { readEsefReport } from '../ingest/esef/read-report.js';
+import { type EsefSkips, noSkips } from '../ingest/sources/esef/esef-report.js';
+import { readJsonInputs } from '../ingest/sources/esef/json-inputs.js';
+import { readEsefReport } from '../ingest/sources/esef/read-report.js';
 
 const CONCEPTS = [
   'ifrs-full:Revenue',

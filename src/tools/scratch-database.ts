@@ -5,14 +5,14 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../auth/api-keys.js';
-import { startThrowawayPostgres } from '../bench/throwaway-postgres.js';
 import type { DatabaseConfig } from '../config.js';
 import { bundlesOf, subscriptionsOf } from '../datasets/dataset-list.js';
 import { DATASETS } from '../datasets/registry.js';
 import { connect, type Db, type Dialect } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import type { Subscription } from '../db/schema.js';
-import { importBundle } from '../ingest/bundle/import-bundle.js';
+import { importBundle } from '../ingest/sources/bundle/import-bundle.js';
+import { startThrowawayPostgres } from '../scratch/throwaway-postgres.js';
 
 /**
  * The tools' data by default: the test fixture's few companies. They stress inputs and billing,

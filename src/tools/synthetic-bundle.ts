@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUNDLE_FILES, type BundleFile } from '../ingest/bundle/bundle-files.js';
-import { CsvWriter } from '../ingest/bundle/write-csv.js';
+import { BUNDLE_FILES, type BundleFile } from '../ingest/sources/bundle/bundle-files.js';
+import { CsvWriter } from '../ingest/sources/bundle/write-csv.js';
 import { rateCurrency } from '../money/normalize.js';
 import { letters, mix32, random, serial, syntheticUuid, withIsinCheckDigit, withLeiCheckDigits } from './synthetic-ids.js';
 import {

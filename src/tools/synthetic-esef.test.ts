@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INGEST_LIMITS } from '../config.js';
-import type { EsefReport } from '../ingest/esef/esef-report.js';
-import { readJsonInputs } from '../ingest/esef/json-inputs.js';
-import { readEsefIndexPage } from '../ingest/esef/read-index.js';
-import { readEsefReport } from '../ingest/esef/read-report.js';
+import type { EsefReport } from '../ingest/sources/esef/esef-report.js';
+import { readJsonInputs } from '../ingest/sources/esef/json-inputs.js';
+import { readEsefIndexPage } from '../ingest/sources/esef/read-index.js';
+import { readEsefReport } from '../ingest/sources/esef/read-report.js';
 import { writeSyntheticEsef } from './synthetic-esef.js';
 
 describe('synthetic ESEF reports', () => {

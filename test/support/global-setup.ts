@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startThrowawayPostgres } from '../../src/bench/throwaway-postgres.js';
+import { startThrowawayPostgres } from '../../src/scratch/throwaway-postgres.js';
 import { dialects } from './dialects.js';
 
 /**

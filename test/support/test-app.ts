@@ -12,7 +12,7 @@ import type { Dataset } from '../../src/datasets/dataset.js';
 import { bundlesOf, subscriptionsOf } from '../../src/datasets/dataset-list.js';
 import type { Db, Dialect } from '../../src/db/connect.js';
 import type { Subscription } from '../../src/db/schema.js';
-import { importBundle } from '../../src/ingest/bundle/import-bundle.js';
+import { importBundle } from '../../src/ingest/sources/bundle/import-bundle.js';
 import { apiGet, apiPost, type Response } from './api-client.js';
 import { DATASETS } from './datasets.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { DatasetBundle } from '../../ingest/bundle/dataset-bundle.js';
-import { type Checked, Messages, uuid, year } from '../../ingest/bundle/field-checks.js';
+import type { DatasetBundle } from '../../ingest/core/dataset-bundle.js';
+import { type Checked, Messages, uuid, year } from '../../ingest/core/field-checks.js';
 import type { ImportIssue } from '../../ingest/core/issues.js';
 import { stableId } from '../../ingest/core/stable-id.js';
 import { GHG_SCOPES } from './ghg-record.js';

@@ -18,9 +18,9 @@ export interface IngestRun {
 }
 
 /**
- * One `bin/corpdata ingest NAME` (design §10, §14, §15): a source folder declares its commands and
- * the registry (`ingest/registry.ts`) lists them; the CLI builds its help and dispatch from that
- * list. `run` should load its readers on use (`await import(…)`), so that a source does not slow
+ * One `bin/corpdata ingest NAME` (design §10, §14, §15): a source folder declares its commands in
+ * its `Source` and the registry (`ingest/registry.ts`) lists the sources; the CLI builds its help
+ * and dispatch from that list. `run` should load its readers on use (`await import(…)`), so that a source does not slow
  * the start of every other command.
  */
 export interface IngestCommand {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { revenueFigures } from '../../datasets/revenues/revenue-figures.js';
 import { conceptRank, conceptsOf, guardConceptsOf, guardOf } from '../core/figure-spec.js';
-import { isAnnualForm } from '../sec-filings/rules.js';
+import { isAnnualForm } from '../sources/sec/rules.js';
 import {
   chooseConcept,
   type FiledFact,

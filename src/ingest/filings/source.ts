@@ -2,8 +2,8 @@
  * The source seam (design §15): a source reads its input into filers, their filings and facts; the
  * shared pipeline (`ingest-filings.ts`) matches companies, selects figures for every figure spec,
  * assigns periods, detects restatements and writes documents identified by the source's name and
- * its key for the filing. A source is SEC companyfacts or data sets (`sec-filings/sec-source.ts`)
- * or ESEF reports (`esef/esef-source.ts`).
+ * its key for the filing. A source is SEC companyfacts or data sets (`sources/sec/sec-source.ts`)
+ * or ESEF reports (`sources/esef/esef-source.ts`).
  */
 
 /** One fact as a source gives it: a value of one concept, for one period, in one filing. */

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import type { DatasetBundle } from '../../../ingest/bundle/dataset-bundle.js';
-import { stageMoneyFigure } from '../../../ingest/bundle/stage-row.js';
+import type { DatasetBundle } from '../../../ingest/core/dataset-bundle.js';
 import { applyFigureStage, createFigureStage, FIGURE_STAGE_COLUMNS } from '../../../ingest/core/figure-stage.js';
 import type { ImportIssue } from '../../../ingest/core/issues.js';
 import { checkFigureDocuments } from '../../../ingest/core/stage-checks.js';
+import { stageMoneyFigure } from '../../../ingest/sources/bundle/stage-row.js';
 import { figurePointId } from './figure-point-id.js';
 import { figureTable } from './figure-table.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';

@@ -123,6 +123,7 @@ export async function readEsefFilers(
   concepts: readonly string[],
   index: EsefIndexLookup,
   counts: EsefReadCounts = { reports: 0, repeated_report: 0, not_report: 0 },
+  notReports: 'pass' | 'refuse' = 'pass',
 ): Promise<EsefFiler[]> {
   const filers = new Map<string, EsefFiler>();
   const keys = new Set<string>();
@@ -135,7 +136,7 @@ export async function readEsefFilers(
         return await readEsefReport(chunks, source, name, concepts);
       } catch (error) {
         // Caught here, inside the read of one file, so that the files after it are still read.
-        if (!(error instanceof NotAReportError)) throw error;
+        if (!(error instanceof NotAReportError) || notReports === 'refuse') throw error;
         counts.not_report++;
         return undefined;
       }

@@ -201,7 +201,9 @@ export async function syncEsef(db: Kysely<Database>, options: EsefSyncOptions): 
       const downloads = fetched.filter((f) => f.outcome.kind === 'downloaded');
       const ingested = await ingestEach(
         downloads,
-        async (paths) => addCounts(summary.esef, await ingestEsef(db, paths, options.limits, options.specs)),
+        // A download that is no report (an error page served as 200) is refused, not passed over:
+        // unrecorded, it is fetched again on the next run.
+        async (paths) => addCounts(summary.esef, await ingestEsef(db, paths, options.limits, options.specs, undefined, 'refuse')),
         (error, files) => {
           summary.files_refused += logRefusal(SOURCE, log, error, files);
         },

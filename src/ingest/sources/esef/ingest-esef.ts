@@ -47,10 +47,16 @@ export async function ingestEsef(
   limits: IngestLimits,
   specs: readonly FigureSpec[],
   onProgress?: (filers: number, done?: boolean) => void,
+  /**
+   * What a file that is no report does: passed over and counted (`pass`, an operator's folder
+   * holding an index page), or refusing the ingest (`refuse`, a sync's download that was meant to
+   * be a report: an error page, which must be fetched again rather than recorded as synced).
+   */
+  notReports: 'pass' | 'refuse' = 'pass',
 ): Promise<EsefIngestSummary> {
   const index = await loadEsefIndex(db);
   const counts: EsefReadCounts = { reports: 0, repeated_report: 0, not_report: 0 };
-  const filers = await readEsefFilers(paths, limits, [...conceptsOfAll(specs)], index, counts);
+  const filers = await readEsefFilers(paths, limits, [...conceptsOfAll(specs)], index, counts, notReports);
   const dated = await keepUnlistedKeys(db, filers);
   const summary = await ingestFilings(
     db,

@@ -145,17 +145,16 @@ async function stageFilers(
   for await (const filer of filers) {
     summary.filers++;
     summary.facts += filer.facts.length;
-    // A fact belongs to every spec that reads its concept (none reads another's, in practice).
-    const factsOf = ranks.map((rank) => filer.facts.filter((f) => rank(f.concept) !== undefined));
-    factsOf.forEach((facts, i) => {
-      (countsOf[i] as FigureCounts).facts += facts.length;
+    // A fact belongs to every spec that reads its concept (none reads another's, in practice); a
+    // spec's guard facts are read beside its own (design §18.4), never counted as its facts.
+    const factCounts = ranks.map((rank) => filer.facts.reduce((n, f) => (rank(f.concept) === undefined ? n : n + 1), 0));
+    factCounts.forEach((n, i) => {
+      (countsOf[i] as FigureCounts).facts += n;
     });
-    // A spec's guard facts are read beside its own (design §18.4), never counted as its facts.
-    const boundsOf = guards.map((guard) => (guard === undefined ? [] : filer.facts.filter((f) => guard(f.concept))));
     options.onProgress?.(summary.filers);
     const match = await matcher.match(filer);
     const skipAll = (reason: SkipReason) => {
-      for (const [i, facts] of factsOf.entries()) skipper(countsOf[i] as FigureCounts)(reason, facts.length);
+      for (const [i, n] of factCounts.entries()) skipper(countsOf[i] as FigureCounts)(reason, n);
     };
     if (match === undefined) {
       skipAll('unknown_filer');
@@ -220,7 +219,6 @@ async function stageFilers(
         {
           filer,
           companyId,
-          facts: [...(factsOf[i] as FiledFact[]), ...(boundsOf[i] as FiledFact[])],
           anyFiled: anyFiled[i] === true,
           periodOfFiling,
         },
@@ -261,10 +259,9 @@ async function stageSpec(
   {
     filer,
     companyId,
-    facts,
     anyFiled,
     periodOfFiling,
-  }: { filer: Filer; companyId: string; facts: FiledFact[]; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
+  }: { filer: Filer; companyId: string; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
   out: {
     stageDocument: (fact: FiledFact, reportingPeriod: number) => Promise<string>;
     points: StageWriter;
@@ -281,7 +278,8 @@ async function stageSpec(
     isAnnualForm: (form) => source.isAnnualForm(form),
     filingPeriod: (accession) => periodOfFiling.get(accession),
   };
-  const { figures, confirmations } = selectFiguresAndConfirmations(facts, stored, rules, skip);
+  // Every fact of the filer: selection reads the spec's own and its guard's, and passes over the rest.
+  const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, rules, skip);
   // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
   const confirmedBy = new Map<string, string[]>();
   for (const c of confirmations) {
@@ -332,7 +330,8 @@ async function stageSpec(
   // The source's own fields of each fact, to compare with a stored figure's (a report since listed
   // by the index now has its fxo_id and links).
   const detailOf = new Map<string, string>();
-  for (const f of facts) {
+  for (const f of filer.facts) {
+    if (rank(f.concept) === undefined && guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);
   }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isCurrency } from '../../money/currencies.js';
 import { rateCurrency, toUsd } from '../../money/normalize.js';
-import { conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
+import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
@@ -12,10 +12,10 @@ import { CompanyMatcher } from './match-company.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
   type Candidate,
-  type SelectionRules,
   type SkipReason,
   type StoredFigure,
   selectFiguresAndConfirmations,
+  selectionRules,
 } from './select-figures.js';
 import { type FiledFact, type Filer, type FilingSource, traceFieldsText } from './source.js';
 
@@ -127,7 +127,6 @@ async function stageFilers(
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };
   const ranks = specs.map(conceptRank);
-  const guards = specs.map(guardOf);
   const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
   // Whether a filer's stored documents must be looked up: not on a first ingest into a database
@@ -213,8 +212,6 @@ async function stageFilers(
           spec,
           counts: countsOf[i] as FigureCounts,
           skip: skipper(countsOf[i] as FigureCounts),
-          rank: ranks[i] as SelectionRules['rank'],
-          guard: guards[i],
         },
         {
           filer,
@@ -247,14 +244,10 @@ async function stageSpec(
     spec,
     counts,
     skip,
-    rank,
-    guard,
   }: {
     spec: FigureSpec;
     counts: FigureCounts;
     skip: (r: SkipReason) => void;
-    rank: SelectionRules['rank'];
-    guard: SelectionRules['guard'];
   },
   {
     filer,
@@ -271,13 +264,12 @@ async function stageSpec(
 ): Promise<void> {
   const { source, rates } = run;
   const stored = anyFiled ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map(storedPoint) : [];
-  const rules: SelectionRules = {
-    rank,
-    guard,
+  const rules = selectionRules(
+    spec,
     isCurrency,
-    isAnnualForm: (form) => source.isAnnualForm(form),
-    filingPeriod: (accession) => periodOfFiling.get(accession),
-  };
+    (form) => source.isAnnualForm(form),
+    (accession) => periodOfFiling.get(accession),
+  );
   // Every fact of the filer: selection reads the spec's own and its guard's, and passes over the rest.
   const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, rules, skip);
   // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
@@ -331,7 +323,7 @@ async function stageSpec(
   // by the index now has its fxo_id and links).
   const detailOf = new Map<string, string>();
   for (const f of filer.facts) {
-    if (rank(f.concept) === undefined && guard?.(f.concept) !== true) continue;
+    if (rules.rank(f.concept) === undefined && rules.guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);
   }

@@ -1,5 +1,5 @@
 import { disclosureOrder } from '../../db/disclosure.js';
-import type { ConceptRank } from '../core/figure-spec.js';
+import { type ConceptRank, conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import type { FiledFact } from './source.js';
 
@@ -77,6 +77,16 @@ export interface SelectionRules {
    * a filed date stands in time. Without it, the period of the fact's own end.
    */
   filingPeriod?: (accession: string) => number | undefined;
+}
+
+/** The selection rules of one figure spec for one source: its concepts' order and its guard. */
+export function selectionRules(
+  spec: FigureSpec,
+  isCurrency: SelectionRules['isCurrency'],
+  isAnnualForm: SelectionRules['isAnnualForm'],
+  filingPeriod?: SelectionRules['filingPeriod'],
+): SelectionRules {
+  return { rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm, filingPeriod };
 }
 
 /**

@@ -404,6 +404,19 @@ export function candidatesText(candidates: readonly Candidate[]): string | null 
   return candidates.length === 0 ? null : candidates.map((c) => `${c.concept}=${c.value}`).join(' ');
 }
 
+/**
+ * `key=value` pairs as stored (space-separated): candidates (`concept=value`) and confirmed_by
+ * (`document_id=value`). A malformed pair is left out.
+ */
+export function parsePairs(text: string | null | undefined): Array<{ key: string; value: number }> {
+  if (text === null || text === undefined || text === '') return [];
+  return text.split(' ').flatMap((item) => {
+    const at = item.lastIndexOf('=');
+    const value = Number(item.slice(at + 1));
+    return at < 0 || !Number.isSafeInteger(value) ? [] : [{ key: item.slice(0, at), value }];
+  });
+}
+
 /** A fact as the operator can find it in the source. */
 export function describe(fact: Pick<FiledFact, 'concept' | 'accession' | 'end'>): string {
   return `${fact.concept} of accession ${fact.accession} ending ${fact.end}`;

@@ -63,12 +63,13 @@ export async function creditsAdjust(
  * says whether any finding is left unreviewed (the command then exits 3).
  */
 export async function checkDataReport(db: Kysely<Database>, specs: readonly FigureSpec[], acceptFile: string | undefined) {
-  const { checkData, passedOverCounts } = await import('../quality/check-data.js');
+  const { checkData } = await import('../quality/check-data.js');
   const { auditReport } = await import('../quality/findings.js');
   const { readAcceptFile, splitAccepted } = await import('../quality/accepted-findings.js');
   // Read first: a bad accept file is refused before the audit's minutes of reading.
   const accepted = acceptFile === undefined ? new Set<string>() : await readAcceptFile(acceptFile);
-  const split = splitAccepted(await checkData(db, specs), accepted);
-  const report = { ...auditReport(split.fresh, split.accepted), passed_over: await passedOverCounts(db, specs) };
+  const { findings, passedOver } = await checkData(db, specs);
+  const split = splitAccepted(findings, accepted);
+  const report = { ...auditReport(split.fresh, split.accepted), passed_over: passedOver };
   return { report, fresh: split.fresh.length > 0 };
 }

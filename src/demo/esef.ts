@@ -2,10 +2,10 @@ import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_INGEST_LIMITS } from '../config.js';
 import type { EsefFilingTable } from '../db/schema.js';
-import { conceptRank, conceptsOfAll, type FigureSpec, guardOf } from '../ingest/core/figure-spec.js';
+import { conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { nameMatchKey } from '../ingest/filings/match-company.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
-import { type SelectionRules, type SkipReason, selectFiguresAndConfirmations } from '../ingest/filings/select-figures.js';
+import { type SkipReason, selectFiguresAndConfirmations, selectionRules } from '../ingest/filings/select-figures.js';
 import { esefIndexLookup, readEsefFilers } from '../ingest/sources/esef/esef-filers.js';
 import { esefFiler, esefSource } from '../ingest/sources/esef/esef-source.js';
 import { esefFilingRow } from '../ingest/sources/esef/ingest-index.js';
@@ -74,9 +74,7 @@ export async function esefFigures(
     esefIndexLookup(await indexRows(esefDir)),
   );
   const source = esefSource(filers);
-  const rules = specs.map(
-    (spec): SelectionRules => ({ rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm: source.isAnnualForm }),
-  );
+  const rules = specs.map((spec) => selectionRules(spec, isCurrency, source.isAnnualForm));
   const byName = new Map<string, DemoCompany[]>();
   for (const c of companies) {
     const key = `${nameMatchKey(c.name)}|${c.country ?? ''}`;

@@ -1,15 +1,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { conceptRank, conceptsOfAll, type FigureSpec, guardOf } from '../ingest/core/figure-spec.js';
+import { conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { candidatesText } from '../ingest/filings/ingest-filings.js';
 import { reportingPeriodOf } from '../ingest/filings/periods.js';
 import {
   type Figure,
   type FiledFact,
-  type SelectionRules,
   type SkipReason,
   selectFigures,
   selectFiguresAndConfirmations,
+  selectionRules,
 } from '../ingest/filings/select-figures.js';
 import { traceFieldsText } from '../ingest/filings/source.js';
 import { mainDocumentUrl } from '../ingest/sources/sec/ingest-submissions.js';
@@ -93,9 +93,7 @@ export async function filedFigures(
   specs: readonly FigureSpec[],
 ): Promise<{ documents: FiledDocument[]; figures: FiledFigure[][] }> {
   const concepts = conceptsOfAll(specs);
-  const rules = specs.map(
-    (spec): SelectionRules => ({ rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm }),
-  );
+  const rules = specs.map((spec) => selectionRules(spec, isCurrency, isAnnualForm));
   const byCik = new Map<string, SecFiler>();
   const gather = async (filers: AsyncIterable<SecFiler>) => {
     for await (const f of filers) {

@@ -1,13 +1,22 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { conceptRank, type FigureSpec } from '../ingest/core/figure-spec.js';
+import { parsePairs } from '../ingest/filings/ingest-filings.js';
 import { type AuditInput, auditFindings, citedDocuments, type Finding } from './findings.js';
+
+/** What the audit reads, and the passed-over counts computed from the same figure rows. */
+export interface AuditRead {
+  input: AuditInput;
+  /** Per figure spec with a guard (by spec name, in the order of `specs`): see {@link passedOverCount}. */
+  passedOver: Record<string, number>;
+}
 
 /**
  * Reads what the audit checks from the database: the catalog, processed documents and every
- * figure, those of the figure `specs` other than revenues' included.
+ * figure, those of the figure `specs` other than revenues' included; each figure table once, its
+ * concepts and candidates with it for the guarded specs' passed-over counts.
  */
-export async function readAuditInput(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<AuditInput> {
+export async function readAuditInput(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<AuditRead> {
   const [companies, documents, revenues, emissions] = await Promise.all([
     db.selectFrom('companies').select(['company_id', 'name', 'country']).execute(),
     db
@@ -15,19 +24,31 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
       .select(['document_id', 'company_id', 'published_on', 'reporting_period'])
       .where('status', '=', 'processed')
       .execute(),
-    db.selectFrom('revenue_points').select(['company_id', 'document_id', 'reporting_period', 'value_usd', 'concept']).execute(),
+    db
+      .selectFrom('revenue_points')
+      .select(['company_id', 'document_id', 'reporting_period', 'value_usd', 'concept', 'candidates'])
+      .execute(),
     db.selectFrom('ghg_points').select(['company_id', 'document_id', 'reporting_period', 'scope', 'value']).execute(),
   ]);
   const filed = [];
+  const counts: Record<string, number> = {};
   for (const spec of specs) {
-    if (spec.table === 'revenue_points') continue;
+    if (spec.table === 'revenue_points') {
+      if (spec.guard !== undefined) counts[spec.name] = passedOverCount(spec, revenues);
+      continue;
+    }
     const { rows } = await sql<{
       company_id: string;
       document_id: string;
       reporting_period: number;
       confirmed_by: string | null;
+      concept: string | null;
+      candidates: string | null;
     }>`
-      select company_id, document_id, reporting_period, confirmed_by from ${sql.table(spec.table)}`.execute(db);
+      select company_id, document_id, reporting_period, confirmed_by, concept, candidates from ${sql.table(spec.table)}`.execute(
+      db,
+    );
+    if (spec.guard !== undefined) counts[spec.name] = passedOverCount(spec, rows);
     filed.push({
       metric: spec.metric,
       figures: rows.flatMap((r) =>
@@ -39,7 +60,7 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
       ),
     });
   }
-  return {
+  const input: AuditInput = {
     filed,
     companies: companies.map((c) => ({ id: c.company_id, name: c.name, country: c.country })),
     documents: documents.map((d) => ({
@@ -63,35 +84,36 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
       value: Number(e.value),
     })),
   };
-}
-
-/** The findings of the data-quality audit over everything the database holds (design §6). */
-export async function checkData(db: Kysely<Database>, specs: readonly FigureSpec[] = []): Promise<Finding[]> {
-  return auditFindings(await readAuditInput(db, specs));
+  return { input, passedOver: counts };
 }
 
 /**
- * How many candidates the statements' arithmetic passed over (design §18.4), per figure spec with
- * a guard: each a concept stored among a figure's candidates that comes before the figure's own
- * concept in the spec's order, which only the guard lets happen. Not findings: the figures are
+ * The findings of the data-quality audit over everything the database holds (design §6), and
+ * the guarded specs' passed-over counts.
+ */
+export async function checkData(
+  db: Kysely<Database>,
+  specs: readonly FigureSpec[] = [],
+): Promise<{ findings: Finding[]; passedOver: Record<string, number> }> {
+  const { input, passedOver } = await readAuditInput(db, specs);
+  return { findings: auditFindings(input), passedOver };
+}
+
+/**
+ * How many candidates the statements' arithmetic passed over (design §18.4) among one guarded
+ * spec's figures: each a concept stored among a figure's candidates that comes before the figure's
+ * own concept in the spec's order, which only the guard lets happen. Not findings: the figures are
  * right; the count says how often the filings' own arithmetic decided.
  */
-export async function passedOverCounts(db: Kysely<Database>, specs: readonly FigureSpec[]): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const spec of specs) {
-    if (spec.guard === undefined) continue;
-    const rank = conceptRank(spec);
-    const { rows } = await sql<{ concept: string | null; candidates: string | null }>`
-      select concept, candidates from ${sql.table(spec.table)} where candidates is not null`.execute(db);
-    let n = 0;
-    for (const r of rows) {
-      const own = rank(r.concept ?? '') ?? Number.POSITIVE_INFINITY;
-      for (const pair of (r.candidates ?? '').split(' ')) {
-        const concept = pair.slice(0, pair.lastIndexOf('='));
-        if ((rank(concept) ?? Number.POSITIVE_INFINITY) < own) n++;
-      }
-    }
-    counts[spec.name] = n;
+function passedOverCount(
+  spec: FigureSpec,
+  figures: ReadonlyArray<{ concept: string | null; candidates: string | null }>,
+): number {
+  const rank = conceptRank(spec);
+  let n = 0;
+  for (const f of figures) {
+    const own = rank(f.concept ?? '') ?? Number.POSITIVE_INFINITY;
+    for (const { key } of parsePairs(f.candidates)) if ((rank(key) ?? Number.POSITIVE_INFINITY) < own) n++;
   }
-  return counts;
+  return n;
 }

@@ -1,5 +1,6 @@
 import { matchKey } from '../catalog/search/match-key.js';
 import { disclosureOrder } from '../db/disclosure.js';
+import { parsePairs } from '../ingest/filings/ingest-filings.js';
 
 /** The checks of `bin/corpdata check-data` (design §6), by the name a finding carries. */
 export type CheckName =
@@ -48,8 +49,7 @@ export interface AuditInput {
  * it rounded (`confirmed_by`: `document_id=value` pairs), whose trace it names (design §10.6).
  */
 export function citedDocuments(documentId: string, confirmedBy: string | null | undefined): string[] {
-  const confirming = (confirmedBy ?? '').split(' ').filter((p) => p !== '');
-  return [documentId, ...confirming.map((p) => p.slice(0, p.indexOf('=')))];
+  return [documentId, ...parsePairs(confirmedBy).map((p) => p.key)];
 }
 
 /** A change by more than this factor between consecutive years is a finding. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isCurrency } from '../../money/currencies.js';
 import { rateCurrency, toUsd } from '../../money/normalize.js';
-import { conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
+import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
@@ -12,10 +12,10 @@ import { CompanyMatcher } from './match-company.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
   type Candidate,
-  type SelectionRules,
   type SkipReason,
   type StoredFigure,
   selectFiguresAndConfirmations,
+  selectionRules,
 } from './select-figures.js';
 import { type FiledFact, type Filer, type FilingSource, traceFieldsText } from './source.js';
 
@@ -127,7 +127,6 @@ async function stageFilers(
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };
   const ranks = specs.map(conceptRank);
-  const guards = specs.map(guardOf);
   const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
   // Whether a filer's stored documents must be looked up: not on a first ingest into a database
@@ -145,17 +144,16 @@ async function stageFilers(
   for await (const filer of filers) {
     summary.filers++;
     summary.facts += filer.facts.length;
-    // A fact belongs to every spec that reads its concept (none reads another's, in practice).
-    const factsOf = ranks.map((rank) => filer.facts.filter((f) => rank(f.concept) !== undefined));
-    factsOf.forEach((facts, i) => {
-      (countsOf[i] as FigureCounts).facts += facts.length;
+    // A fact belongs to every spec that reads its concept (none reads another's, in practice); a
+    // spec's guard facts are read beside its own (design §18.4), never counted as its facts.
+    const factCounts = ranks.map((rank) => filer.facts.reduce((n, f) => (rank(f.concept) === undefined ? n : n + 1), 0));
+    factCounts.forEach((n, i) => {
+      (countsOf[i] as FigureCounts).facts += n;
     });
-    // A spec's guard facts are read beside its own (design §18.4), never counted as its facts.
-    const boundsOf = guards.map((guard) => (guard === undefined ? [] : filer.facts.filter((f) => guard(f.concept))));
     options.onProgress?.(summary.filers);
     const match = await matcher.match(filer);
     const skipAll = (reason: SkipReason) => {
-      for (const [i, facts] of factsOf.entries()) skipper(countsOf[i] as FigureCounts)(reason, facts.length);
+      for (const [i, n] of factCounts.entries()) skipper(countsOf[i] as FigureCounts)(reason, n);
     };
     if (match === undefined) {
       skipAll('unknown_filer');
@@ -214,13 +212,10 @@ async function stageFilers(
           spec,
           counts: countsOf[i] as FigureCounts,
           skip: skipper(countsOf[i] as FigureCounts),
-          rank: ranks[i] as SelectionRules['rank'],
-          guard: guards[i],
         },
         {
           filer,
           companyId,
-          facts: [...(factsOf[i] as FiledFact[]), ...(boundsOf[i] as FiledFact[])],
           anyFiled: anyFiled[i] === true,
           periodOfFiling,
         },
@@ -249,22 +244,17 @@ async function stageSpec(
     spec,
     counts,
     skip,
-    rank,
-    guard,
   }: {
     spec: FigureSpec;
     counts: FigureCounts;
     skip: (r: SkipReason) => void;
-    rank: SelectionRules['rank'];
-    guard: SelectionRules['guard'];
   },
   {
     filer,
     companyId,
-    facts,
     anyFiled,
     periodOfFiling,
-  }: { filer: Filer; companyId: string; facts: FiledFact[]; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
+  }: { filer: Filer; companyId: string; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
   out: {
     stageDocument: (fact: FiledFact, reportingPeriod: number) => Promise<string>;
     points: StageWriter;
@@ -274,14 +264,14 @@ async function stageSpec(
 ): Promise<void> {
   const { source, rates } = run;
   const stored = anyFiled ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map(storedPoint) : [];
-  const rules: SelectionRules = {
-    rank,
-    guard,
+  const rules = selectionRules(
+    spec,
     isCurrency,
-    isAnnualForm: (form) => source.isAnnualForm(form),
-    filingPeriod: (accession) => periodOfFiling.get(accession),
-  };
-  const { figures, confirmations } = selectFiguresAndConfirmations(facts, stored, rules, skip);
+    (form) => source.isAnnualForm(form),
+    (accession) => periodOfFiling.get(accession),
+  );
+  // Every fact of the filer: selection reads the spec's own and its guard's, and passes over the rest.
+  const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, rules, skip);
   // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
   const confirmedBy = new Map<string, string[]>();
   for (const c of confirmations) {
@@ -332,7 +322,8 @@ async function stageSpec(
   // The source's own fields of each fact, to compare with a stored figure's (a report since listed
   // by the index now has its fxo_id and links).
   const detailOf = new Map<string, string>();
-  for (const f of facts) {
+  for (const f of filer.facts) {
+    if (rules.rank(f.concept) === undefined && rules.guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);
   }
@@ -411,6 +402,19 @@ function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): S
 /** Candidates as stored: `concept=value` pairs separated by spaces; null when there are none. */
 export function candidatesText(candidates: readonly Candidate[]): string | null {
   return candidates.length === 0 ? null : candidates.map((c) => `${c.concept}=${c.value}`).join(' ');
+}
+
+/**
+ * `key=value` pairs as stored (space-separated): candidates (`concept=value`) and confirmed_by
+ * (`document_id=value`). A malformed pair is left out.
+ */
+export function parsePairs(text: string | null | undefined): Array<{ key: string; value: number }> {
+  if (text === null || text === undefined || text === '') return [];
+  return text.split(' ').flatMap((item) => {
+    const at = item.lastIndexOf('=');
+    const value = Number(item.slice(at + 1));
+    return at < 0 || !Number.isSafeInteger(value) ? [] : [{ key: item.slice(0, at), value }];
+  });
 }
 
 /** A fact as the operator can find it in the source. */

@@ -1,5 +1,5 @@
 import { disclosureOrder } from '../../db/disclosure.js';
-import type { ConceptRank } from '../core/figure-spec.js';
+import { type ConceptRank, conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import type { FiledFact } from './source.js';
 
@@ -79,6 +79,16 @@ export interface SelectionRules {
   filingPeriod?: (accession: string) => number | undefined;
 }
 
+/** The selection rules of one figure spec for one source: its concepts' order and its guard. */
+export function selectionRules(
+  spec: FigureSpec,
+  isCurrency: SelectionRules['isCurrency'],
+  isAnnualForm: SelectionRules['isAnnualForm'],
+  filingPeriod?: SelectionRules['filingPeriod'],
+): SelectionRules {
+  return { rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm, filingPeriod };
+}
+
 /**
  * Applies design §10.2–6 to every fact of one filer for one figure spec: annual forms and
  * periods, the spec's concept precedence per filing and period, one figure per filing and
@@ -113,7 +123,7 @@ export function selectFiguresAndConfirmations(
     // Readers keep every spec's concepts: another spec's, or a component, never counts here.
     if (rank(f.concept) === undefined) {
       if (rules.guard?.(f.concept) === true) {
-        const key = `${f.accession}|${f.start}|${f.end}`;
+        const key = periodKey(f);
         bounds.set(key, [...(bounds.get(key) ?? []), f]);
       }
       continue;
@@ -122,7 +132,7 @@ export function selectFiguresAndConfirmations(
     else if (f.start !== null && !isAnnualPeriod(f.start, f.end)) skip('not_annual_period');
     else if (!isCurrency(f.unit)) skip('not_currency');
     else {
-      const key = `${f.accession}|${f.start}|${f.end}`;
+      const key = periodKey(f);
       tagged.set(key, [...(tagged.get(key) ?? []), f]);
     }
   }
@@ -131,8 +141,8 @@ export function selectFiguresAndConfirmations(
   const byPeriod = new Map<string, FiledFact>();
   const passedOver = new Set<string>();
   for (const [key, group] of tagged) {
-    const { chosen, passed } =
-      rules.guard === undefined ? chooseConcept(group, [], rank, false) : chooseConcept(group, bounds.get(key) ?? [], rank);
+    // Unguarded, there are no bounds either.
+    const { chosen, passed } = chooseConcept(group, bounds.get(key) ?? [], rank, rules.guard !== undefined);
     byPeriod.set(key, chosen);
     if (passed.length > 0) passedOver.add(key);
     for (const f of group) {
@@ -191,15 +201,15 @@ export function selectFiguresAndConfirmations(
     }
     if (e.fact !== undefined) {
       const f = e.fact;
-      const key = `${f.accession}|${f.start}|${f.end}`;
+      const key = periodKey(f);
       const candidates = candidatesOf(f, tagged.get(key) ?? [], rank);
       figures.push({
         fact: f,
         reportingPeriod: reportingPeriodOf(e.end),
         restatement: !first,
         // Where the guard passed a candidate over, the bounds it was held against come after the
-        // candidates, so the trace can show why.
-        candidates: passedOver.has(key) ? [...candidates, ...boundsOf(f, bounds.get(key) ?? [])] : candidates,
+        // candidates, so the trace can show why: one value each, in the order read (no bound is ranked).
+        candidates: passedOver.has(key) ? [...candidates, ...candidatesOf(f, bounds.get(key) ?? [], rank)] : candidates,
       });
     }
     last = e;
@@ -237,14 +247,13 @@ export function chooseConcept(
   throw new Error('chooseConcept: every candidate passed over');
 }
 
-/** The guard's bounds beside a chosen fact, one value each, in the order read. */
-function boundsOf(chosen: FiledFact, bounds: readonly FiledFact[]): Candidate[] {
-  const byConcept = new Map<string, number>();
-  for (const b of bounds) if (b.unit === chosen.unit && !byConcept.has(b.concept)) byConcept.set(b.concept, b.value);
-  return [...byConcept].map(([concept, value]) => ({ concept, value }));
-}
+/** A fact's filing and period: the facts that compete to be one figure. */
+const periodKey = (f: FiledFact): string => `${f.accession}|${f.start}|${f.end}`;
 
-/** The other concepts tagged beside the chosen fact, one value each, most preferred first. */
+/**
+ * The other concepts tagged beside the chosen fact, one value each, most preferred first; among
+ * concepts the spec does not rank (a guard's bounds), in the order read: the sort is stable.
+ */
 function candidatesOf(chosen: FiledFact, tagged: readonly FiledFact[], rank: ConceptRank): Candidate[] {
   const byConcept = new Map<string, number>();
   for (const f of tagged) {

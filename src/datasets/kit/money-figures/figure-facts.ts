@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { disclosureOrder } from '../../../db/disclosure.js';
 import type { Database, DocumentStatus } from '../../../db/schema.js';
 import type { FigureSpec } from '../../../ingest/core/figure-spec.js';
+import { parsePairs } from '../../../ingest/filings/ingest-filings.js';
 import { parseTraceFields, type SourceTraceField } from '../../../ingest/filings/source.js';
 import { readCandidates, type TraceCandidate } from './figure-guard.js';
 import { figureTable, figureTableAsP } from './figure-table.js';
@@ -61,16 +62,6 @@ export interface TraceFiling {
   source: string | null;
   /** What the figure's source shows of the fact beyond these fields, in its words (ESEF: LEI, fxo_id, fact id, …). */
   sourceFields: SourceTraceField[];
-}
-
-/** `key=value` pairs as stored (space-separated); a malformed pair is left out. */
-export function parsePairs(text: string | null): Array<{ key: string; value: number }> {
-  if (text === null || text === '') return [];
-  return text.split(' ').flatMap((item) => {
-    const at = item.lastIndexOf('=');
-    const value = Number(item.slice(at + 1));
-    return at < 0 || !Number.isSafeInteger(value) ? [] : [{ key: item.slice(0, at), value }];
-  });
 }
 
 /** The paid part of a data point: only read for an account that bought its company-period. */

@@ -84,7 +84,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /**
  * A part of the configuration that a plug-in reads from the environment itself: a source's own
  * variables (`CORPDATA_SEC_BASE_URL`, `CORPDATA_ESEF_USER_AGENT`), parsed when the config is loaded
- * so that a malformed one is refused at start like any other, and kept under the plug-in's name.
+ * with the plug-ins, and kept under the plug-in's name. Only `sync` loads the sources' sections, so a
+ * malformed variable is refused when a sync starts (of any source), before it fetches anything.
  * The composition root hands the plug-ins to {@link loadConfig}; the config knows none of them.
  */
 export interface ConfigSection<T> {

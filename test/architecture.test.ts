@@ -97,6 +97,14 @@ describe('the shape of the code', () => {
     expect(lines).toContain('  cli["cli"] --> ingest_registry["ingest/registry"]');
     expect(lines).toContain('  ingest_registry["ingest/registry"] --> ingest_sources_sec["ingest/sources/sec"]');
   });
+
+  it("draws the parts of ingest as docs/architecture.md shows them (its drawing is this one's output)", () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const shown = /`drawing\(…, 'ingest'\)`[^\n]*\n\n```mermaid\n([^`]*)```/.exec(doc)?.[1];
+    expect(shown, "the mermaid block after `drawing(…, 'ingest')` in docs/architecture.md").toBe(
+      `${drawing(FOUND, ARCHITECTURE, 'ingest')}\n`,
+    );
+  });
 });
 
 describe('the checker of the shape', () => {

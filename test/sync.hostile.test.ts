@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connect } from '../src/db/connect.js';
+import { lockHost } from '../src/ingest/sync/sync-run.js';
 import { until } from './support/background-cli.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
@@ -40,9 +41,6 @@ function endesaListing(fxoId: string, jsonUrl: string): ListedReport {
   const endesa = spanishListing().find((l) => l.lei === '549300LHK07F2CHV4X31') as ListedReport;
   return { ...endesa, filing_id: 900_000 + fxoId.length, fxo_id: fxoId, period_end: '2023-12-31', json_url: jsonUrl };
 }
-
-/** This host as the sync lock names it (src/ingest/sync/sync-run.ts). */
-const lockHost = () => `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
 
 /**
  * A hostile or absent data source cannot reach past `sync` (design §15): each attack replayed

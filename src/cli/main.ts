@@ -10,12 +10,12 @@ import { signingSecret } from '../db/migrate.js';
 import { SOURCES } from '../ingest/registry.js';
 import { ImportError } from '../ingest/sources/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/sources/bundle/export-bundle.js';
+import type { SyncSummary } from '../ingest/sources/source.js';
 import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
 import { accountsList, checkDataReport, creditsAdjust, keysList } from './operator-commands.js';
 import { runImport } from './run-import.js';
 import { progress } from './run-ingest.js';
-import type { SyncRequests } from './run-sync.js';
 import { serve } from './serve.js';
 
 /** The CLI composes the datasets as `buildApp` does: the subscriptions and bundle files come from them. */
@@ -65,9 +65,7 @@ async function withDatabase<T>(
  * Runs a sync against the configured database; another sync holding it is not a failure but a
  * "try again later" (exit 75, design §15), told on stderr.
  */
-async function withSyncDatabase(
-  run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<{ requests: SyncRequests }>,
-): Promise<void> {
+async function withSyncDatabase(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<SyncSummary>): Promise<void> {
   const { SyncBusyError, SYNC_BUSY_EXIT, SYNC_UNAVAILABLE_EXIT, syncFailure } = await import('./run-sync.js');
   try {
     const summary = await withDatabase(run, { bulk: true });

@@ -9,12 +9,10 @@ const PROGRESS_AFTER_MS = 2_000;
 export function progress(source: string, what: string): (n: number, done?: boolean) => void {
   const started = Date.now();
   let next = started + PROGRESS_AFTER_MS;
-  let shown = false;
   return (n, done = false) => {
     const now = Date.now();
-    if (done ? !shown && now < started + PROGRESS_AFTER_MS : now < next) return;
+    if (now < (done ? started + PROGRESS_AFTER_MS : next)) return;
     next = now + PROGRESS_AFTER_MS;
-    shown = true;
     const rss = Math.round(process.memoryUsage().rss / 1024 / 1024);
     const end = done ? '; reading done' : '';
     process.stderr.write(`${source}: ${n} ${what} read in ${Math.round((now - started) / 1000)} s (${rss} MiB)${end}\n`);

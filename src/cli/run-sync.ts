@@ -8,8 +8,6 @@ import type { FetchCounts } from '../ingest/sync/source-fetcher.js';
 import { withSyncRun } from '../ingest/sync/sync-run.js';
 
 export { SyncBusyError } from '../ingest/sync/sync-run.js';
-/** The request counts of a sync's summary. */
-export type SyncRequests = FetchCounts;
 
 /** EX_TEMPFAIL (sysexits.h): another sync holds the database; try again later. */
 export const SYNC_BUSY_EXIT = 75;

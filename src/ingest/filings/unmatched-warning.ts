@@ -1,18 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-/** What to do before a filings ingest can match anything, by source. */
-export const CATALOG_HINT = {
-  sec: 'run `bin/corpdata ingest sec-tickers company_tickers_exchange.json` first (it adds SEC filers to the catalog), then this ingest again',
-  esef: 'import a bundle of these companies with their LEIs (or `bin/corpdata ingest sec-tickers` for those SEC lists) first, then this ingest again',
-} as const;
-
 /**
  * The warning for an ingest that read filers and matched none: it still succeeds (nothing was
  * wrong with the input), but an operator who ran it on an empty catalog must learn that nothing
  * was added and why. Undefined when some filer matched, or none was read.
  */
-export async function unmatchedWarning(
+async function unmatchedWarning(
   db: Kysely<Database>,
   command: string,
   summary: { filers: number; companies_matched: number },

@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { insideFolder, reportFileName, reportSource } from './download-name.js';
+import { insideFolder } from './download-name.js';
 
 const DIR = '/var/tmp/corpdata-sync-x/r0';
 const isInside = (path: string) => {
@@ -14,29 +14,6 @@ const hostile = fc
     maxLength: 20,
   })
   .map((parts) => parts.join(''));
-
-describe('reportFileName', () => {
-  it('keeps a plain file name as the index has it: the ingest identifies the report by it', () => {
-    expect(reportFileName('https://filings.xbrl.org/5493/2024-12-31/ESEF/ES/0/5493-2024-12-31-0-es.json')).toBe(
-      '5493-2024-12-31-0-es.json',
-    );
-  });
-  it('names anything else by its hash, never by a decoded segment', () => {
-    const name = reportFileName('https://filings.xbrl.org/a/..%2F..%2F..%2Fanother%2Ffolder%2Fvictim.db');
-    expect(name).toMatch(/^report-[0-9a-f]{32}\.json$/);
-    expect(reportFileName('https://filings.xbrl.org/a/..')).toMatch(/^report-[0-9a-f]{32}\.json$/);
-    expect(reportFileName('https://filings.xbrl.org/a/')).toMatch(/^report-[0-9a-f]{32}\.json$/);
-  });
-  it('gives, for any URL at all, one name that stays inside the folder', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), hostile), (url) => {
-        const name = reportFileName(url);
-        expect(name).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
-        expect(isInside(insideFolder(DIR, name))).toBe(true);
-      }),
-    );
-  });
-});
 
 describe('insideFolder', () => {
   it('refuses any name that resolves outside the folder, or to the folder itself', () => {
@@ -57,29 +34,6 @@ describe('insideFolder', () => {
         }
         if (path !== undefined) expect(isInside(path)).toBe(true);
         else expect(isInside(`${DIR}/${name}`) && relative(DIR, `${DIR}/${name}`) !== '').toBe(false);
-      }),
-    );
-  });
-});
-
-describe('reportSource', () => {
-  const base = 'http://127.0.0.1:9';
-  it('moves a listed URL to the base, its encoding untouched', () => {
-    expect(reportSource('https://filings.xbrl.org/a/b%20c.json?x=1', base)).toEqual({ url: `${base}/a/b%20c.json?x=1` });
-    expect(reportSource('https://filings.xbrl.org/a/..%2F..%2Fvictim.db', base)).toEqual({
-      url: `${base}/a/..%2F..%2Fvictim.db`,
-    });
-  });
-  it('refuses a path whose percent-encoding is malformed, or a URL not http(s)', () => {
-    for (const bad of ['https://filings.xbrl.org/a/%E0%A4%A.json', 'https://filings.xbrl.org/%ZZ.json', 'ftp://x/a.json']) {
-      expect(reportSource(bad, base), bad).toEqual({ fault: 'malformed_json_url' });
-    }
-  });
-  it('never answers with a URL off the base, whatever it is given', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), hostile, fc.webUrl()), (url) => {
-        const got = reportSource(url, base);
-        if ('url' in got) expect(new URL(got.url).origin).toBe(base);
       }),
     );
   });

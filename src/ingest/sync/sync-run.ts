@@ -25,7 +25,7 @@ const REQUEST_TIMEOUT_MS = 300_000;
  * containers may share a host name while their process ids mean different things; a lock is
  * taken over at once only from a holder whose process ids are ours to check.
  */
-function lockHost(): string {
+export function lockHost(): string {
   try {
     return `${hostname()} ${readlinkSync('/proc/self/ns/pid')}`;
   } catch {

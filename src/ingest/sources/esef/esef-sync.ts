@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
@@ -5,7 +6,7 @@ import type { Database } from '../../../db/schema.js';
 import { ImportError } from '../../core/issues.js';
 import { zeroFilingsSummary } from '../../filings/ingest-filings.js';
 import { CompanyMatcher } from '../../filings/match-company.js';
-import { insideFolder, type ReportUrlFault, reportFileName, reportSource } from '../../sync/download-name.js';
+import { insideFolder } from '../../sync/download-name.js';
 import type { FetchCounts, FetchOutcome } from '../../sync/source-fetcher.js';
 import { addCounts, mapLimit } from '../../sync/sync-counts.js';
 import { ingestEach, logRefusal } from '../../sync/sync-ingest.js';
@@ -15,9 +16,6 @@ import { countryName } from './esef-source.js';
 import { type EsefIngestSummary, ingestEsef } from './ingest-esef.js';
 import { type EsefIndexSummary, esefFilingRow, ingestEsefIndex } from './ingest-index.js';
 import { type EsefIndexEntry, readEsefIndexPage } from './read-index.js';
-
-/** filings.xbrl.org, where ESEF reports are published as xBRL-JSON with a JSON:API index. */
-export const ESEF_HOST = 'https://filings.xbrl.org';
 
 /**
  * filings.xbrl.org publishes no rate limit; it is a small non-profit service, so a sync asks at
@@ -106,6 +104,44 @@ interface Fetched {
 export function rebase(url: string, base: string): string {
   const u = new URL(url, `${base}/`);
   return `${base}${u.pathname}${u.search}`;
+}
+
+/**
+ * A plain file name: letters, digits, `.`, `_`, `-`, starting with a letter or digit (so never
+ * `.` or `..`), no separator, no percent-encoding. filings.xbrl.org names every report so.
+ */
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/**
+ * The name a report's download is given, issued by the sync and never decoded from the URL: the
+ * last segment of `jsonUrl` as the stored index has it when that is a plain file name (the ESEF
+ * ingest identifies a report by its index listing's file name, which tells refilings of one
+ * period apart), else a name made of the URL's hash (the ingest then identifies the report by
+ * its LEI and period). Either way one name, no separator, no `..`.
+ */
+export function reportFileName(jsonUrl: string): string {
+  const last = jsonUrl.slice(jsonUrl.lastIndexOf('/') + 1);
+  if (PLAIN_NAME.test(last)) return last;
+  return `report-${createHash('sha256').update(jsonUrl).digest('hex').slice(0, 32)}.json`;
+}
+
+/** Why a report's `json_url` cannot be fetched: not an http(s) URL, or its percent-encoding malformed. */
+export type ReportUrlFault = 'malformed_json_url';
+
+/**
+ * Where a report listed at `jsonUrl` is fetched from: the same path on `base` (filings.xbrl.org,
+ * a mirror, a test server), or the fault that has it skipped. A `json_url` whose path does not
+ * decode (`%E0%A4%A`) is skipped rather than sent on: the source could not have meant it.
+ */
+export function reportSource(jsonUrl: string, base: string): { url: string } | { fault: ReportUrlFault } {
+  try {
+    const u = new URL(jsonUrl, `${base}/`);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return { fault: 'malformed_json_url' };
+    decodeURIComponent(u.pathname);
+    return { url: rebase(jsonUrl, base) };
+  } catch {
+    return { fault: 'malformed_json_url' };
+  }
 }
 
 /** The first index page of a country (or of the whole index): newest first, with entities. */

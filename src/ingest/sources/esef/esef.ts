@@ -50,14 +50,13 @@ export const esef: Source = {
     const settings = esefSettings(env);
     return {
       sync: async (options) => {
-        const { ESEF_HOST, ESEF_REQUESTS_PER_SECOND, parseCountryList, parseSinceDate, syncEsef } = await import(
-          './esef-sync.js'
-        );
+        const [{ ESEF_REQUESTS_PER_SECOND, parseCountryList, parseSinceDate, syncEsef }, { FILINGS_XBRL_ORG }] =
+          await Promise.all([import('./esef-sync.js'), import('./read-index.js')]);
         const country = optionText(options, 'country');
         const since = optionText(options, 'since');
         const countries = country === undefined ? null : parseCountryList(country);
         const sinceDate = since === undefined ? null : parseSinceDate(since);
-        const base = settings.baseUrl ?? ESEF_HOST;
+        const base = settings.baseUrl ?? FILINGS_XBRL_ORG;
         return {
           userAgent: settings.userAgent,
           requestsPerSecond: ESEF_REQUESTS_PER_SECOND,

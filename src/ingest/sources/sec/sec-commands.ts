@@ -1,5 +1,39 @@
+import type { IngestLimits } from '../../../config.js';
 import { conceptsOfAll } from '../../core/figure-spec.js';
 import type { IngestCommand } from '../../core/ingest-command.js';
+import type { SecFiler } from './sec-source.js';
+
+/** What to do before a SEC filings ingest can match anything (printed when none matched). */
+const CATALOG_HINT =
+  'run `bin/corpdata ingest sec-tickers company_tickers_exchange.json` first (it adds SEC filers to the catalog), then this ingest again';
+
+/** A reader of SEC filings input: the filers of `paths`, keeping the facts of `concepts` only. */
+type ReadFilers = (paths: readonly string[], concepts: ReadonlySet<string>, limits: IngestLimits) => AsyncIterable<SecFiler>;
+
+/**
+ * A command that reads SEC input with the reader `loadReader` gives and ingests it through the
+ * filings pipeline as `secSource`; the reader is loaded on use, like every command's code.
+ */
+function filingsCommand(name: string, input: string, loadReader: () => Promise<ReadFilers>): IngestCommand {
+  return {
+    name,
+    input,
+    run: async (r) => {
+      const [{ ingestFilings }, readFilers, { secSource }, { warnIfUnmatched }] = await Promise.all([
+        import('../../filings/ingest-filings.js'),
+        loadReader(),
+        import('./sec-source.js'),
+        import('../../filings/unmatched-warning.js'),
+      ]);
+      const filers = readFilers(r.paths, conceptsOfAll(r.specs), r.limits);
+      const summary = await ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, {
+        onProgress: r.progress('filers'),
+      });
+      await warnIfUnmatched(r.db, name, summary, CATALOG_HINT);
+      return summary;
+    },
+  };
+}
 
 /**
  * SEC's ingest commands (design §10): tickers, companyfacts, the financial statement data sets
@@ -14,42 +48,12 @@ export const secCommands: readonly IngestCommand[] = [
       return (await import('./ingest-tickers.js')).ingestTickers(r.db, r.paths[0] as string, r.limits);
     },
   },
-  {
-    name: 'sec-companyfacts',
-    input: 'CIK##########.json files, folders, companyfacts.zip',
-    run: async (r) => {
-      const [{ ingestFilings }, { readCompanyFacts }, { secSource }, { warnIfUnmatched, CATALOG_HINT }] = await Promise.all([
-        import('../../filings/ingest-filings.js'),
-        import('./read-companyfacts.js'),
-        import('./sec-source.js'),
-        import('../../filings/unmatched-warning.js'),
-      ]);
-      const filers = readCompanyFacts(r.paths, conceptsOfAll(r.specs), r.limits);
-      const summary = await ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, {
-        onProgress: r.progress('filers'),
-      });
-      await warnIfUnmatched(r.db, 'sec-companyfacts', summary, CATALOG_HINT.sec);
-      return summary;
-    },
-  },
-  {
-    name: 'sec-fsds',
-    input: 'Financial Statement Data Set zips',
-    run: async (r) => {
-      const [{ ingestFilings }, { readDataSets }, { secSource }, { warnIfUnmatched, CATALOG_HINT }] = await Promise.all([
-        import('../../filings/ingest-filings.js'),
-        import('./read-fsds.js'),
-        import('./sec-source.js'),
-        import('../../filings/unmatched-warning.js'),
-      ]);
-      const filers = readDataSets(r.paths, conceptsOfAll(r.specs), r.limits);
-      const summary = await ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, {
-        onProgress: r.progress('filers'),
-      });
-      await warnIfUnmatched(r.db, 'sec-fsds', summary, CATALOG_HINT.sec);
-      return summary;
-    },
-  },
+  filingsCommand(
+    'sec-companyfacts',
+    'CIK##########.json files, folders, companyfacts.zip',
+    async () => (await import('./read-companyfacts.js')).readCompanyFacts,
+  ),
+  filingsCommand('sec-fsds', 'Financial Statement Data Set zips', async () => (await import('./read-fsds.js')).readDataSets),
   {
     name: 'sec-submissions',
     input: 'CIK##########.json submissions files, folders, zips',

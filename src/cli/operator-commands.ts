@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { type OfferedSubscriptions, requireAccount } from '../accounts/accounts.js';
 import { listAccounts } from '../accounts/list-accounts.js';
 import { listKeys } from '../console/keys-query.js';
-import { adjustCredits, checkReason, parseAdjustment } from '../credits/adjust-credits.js';
+import { adjustCredits, parseAdjustment } from '../credits/adjust-credits.js';
 import type { Database } from '../db/schema.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
 
@@ -43,8 +43,9 @@ export async function keysList(db: Kysely<Database>, who: string, offered: Offer
 
 /**
  * `credits adjust E|ID N --reason TEXT`: one `adjustment` ledger line of N credits, either sign,
- * never below a zero balance. N and the reason are checked before the account is looked up, so a
- * mistyped command changes nothing whatever it names.
+ * never below a zero balance. N is read before the account is looked up; adjustCredits holds N
+ * and the reason to its rules before it writes, so a mistyped command changes nothing whatever it
+ * names.
  */
 export async function creditsAdjust(
   db: Kysely<Database>,
@@ -52,8 +53,8 @@ export async function creditsAdjust(
   offered: OfferedSubscriptions,
 ) {
   const amount = parseAdjustment(input.n);
-  const reason = checkReason(input.reason ?? '');
   const account = await requireAccount(db, input.who, offered);
+  const reason = input.reason ?? '';
   const balance = await adjustCredits(db, { accountId: account.account_id, amount, reason, at: new Date().toISOString() });
   return { account_id: account.account_id, adjusted: amount, balance };
 }

@@ -14,8 +14,8 @@ export interface CompanyView {
   company: Company;
   balance: number;
   coverage: readonly Coverage[];
-  /** A notice after a purchase or a refusal. */
-  message?: { kind: 'info' | 'error'; text: string };
+  /** A notice after a purchase or a refusal; a purchase's names the dataset (its `name`) it bought. */
+  message?: { kind: 'info' | 'error'; text: string; dataset?: string };
 }
 
 function identifiers(c: Company): Html {
@@ -95,9 +95,8 @@ export function companyPage(session: ConsoleSession, view: CompanyView): string 
   const c = view.company;
   // A purchase's confirmation ("Bought: Revenues 2024.") stands under its dataset's heading, where
   // the page lands after buying (#revenues): in view at any screen size, not above the page's top.
-  const home = view.message?.text.startsWith('Bought: ')
-    ? view.coverage.find((cov) => view.message?.text.startsWith(`Bought: ${cov.dataset.label} `))
-    : undefined;
+  const bought = view.message?.dataset;
+  const home = bought === undefined ? undefined : view.coverage.find((cov) => cov.dataset.name === bought);
   return consolePage(
     c.name,
     session,

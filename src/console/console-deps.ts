@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { redirectTo, sendErrorPage } from '../http/respond.js';
-import { accountBucket, type RateLimiter } from '../limits/rate-limiter.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { ConsoleAuth } from './console-auth.js';
 import type { Credentials } from './credentials.js';
 import { tokensMatch } from './csrf.js';
@@ -27,7 +27,7 @@ export interface ConsoleDeps {
  * answers as a page. For what is free in the console but a bulk read all the same: the search.
  */
 export function takeRequest(deps: ConsoleDeps, session: ConsoleSession, reply: FastifyReply): void {
-  const refused = deps.limiter?.take(accountBucket(session.accountId), reply);
+  const refused = deps.limiter?.take(session.accountId, reply);
   if (refused !== undefined) throw refused;
 }
 

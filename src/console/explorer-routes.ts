@@ -85,7 +85,11 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const message =
       boughtNow === undefined || years === undefined || years.length === 0
         ? undefined
-        : { kind: 'info' as const, text: `Bought: ${boughtNow.label} ${years.join(', ')}. The figures are below.` };
+        : {
+            kind: 'info' as const,
+            text: `Bought: ${boughtNow.label} ${years.join(', ')}. The figures are below.`,
+            dataset: boughtNow.name,
+          };
     return sendPage(reply, 200, companyPage(session, { company, balance, coverage, ...(message ? { message } : {}) }));
   });
 

@@ -10,6 +10,9 @@ const LEFT = 58;
 const RIGHT = 12;
 const TOP = 26;
 const BOTTOM = 40;
+/** The height of a panel's plot, and of the whole panel with its margins. */
+const PLOT_HEIGHT = 150;
+const HEIGHT = TOP + PLOT_HEIGHT + BOTTOM;
 const FONT = 14;
 /** The least room a year's label takes, so labels never overlap: years between are ticks only. */
 const LABEL_ROOM = 44;
@@ -42,7 +45,10 @@ export function yearAxis(years: readonly number[], left: number, width: number):
   return { first, last, slot, x: (year) => left + (year - first + 0.5) * slot };
 }
 
-/** One panel: the figures of one series (or of all, when there is one), on its own value scale. */
+/**
+ * One panel: the figures of one series on its own value scale. {@link figureChart} splits the
+ * figures by series first, so a panel never has two series side by side: one bar per year.
+ */
 function panel(
   id: string,
   title: string,
@@ -51,8 +57,6 @@ function panel(
   axis: YearAxis,
   colour: (series: string) => string,
 ) {
-  const height = TOP + 150 + BOTTOM;
-  const series = [...new Set(figures.map((f) => f.series))];
   const unit = figures[0]?.unit ?? '';
   // A loss (a negative net income) is a bar below the zero line: the axis spans both signs when needed.
   const highest = Math.max(0, ...figures.map((f) => f.value));
@@ -60,16 +64,14 @@ function panel(
   const min = lowest < 0 ? -niceCeiling(-lowest) : 0;
   const max = highest > 0 || min === 0 ? niceCeiling(highest) : 0;
   const span = max - min || 1;
-  const plotH = height - TOP - BOTTOM;
-  const barW = Math.min(40, (axis.slot * 0.8) / Math.max(1, series.length));
-  const y = (v: number) => round(TOP + plotH - ((v - min) / span) * plotH);
+  const barW = Math.min(40, axis.slot * 0.8);
+  const y = (v: number) => round(TOP + PLOT_HEIGHT - ((v - min) / span) * PLOT_HEIGHT);
   const grid = (min < 0 ? (max > 0 ? [min, 0, max] : [min, min / 2, 0]) : [0, max / 2, max]).map(
     (v) =>
       html`<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(v)}" y2="${y(v)}"/><text x="${LEFT - 6}" y="${y(v) + 5}" text-anchor="end" stroke="none">${axisLabel(v)}</text>`,
   );
   const bars = figures.map((f) => {
-    const s = series.indexOf(f.series);
-    const x = axis.x(f.period) - (barW * series.length) / 2 + s * barW;
+    const x = axis.x(f.period) - barW / 2;
     const h = Math.max(MIN_BAR, round(Math.abs(y(f.value) - y(0))));
     const top = f.value < 0 ? y(0) : y(0) - h;
     const label = `${f.series}, ${f.period}: ${formatNumber(f.value)} ${f.unit}${f.disclosure === 'restated' ? ' (restated)' : ''}. Open its trace page.`;
@@ -77,7 +79,7 @@ function panel(
   });
   // A tick at every year, a label where there is room: a year without a figure is a gap one sees.
   const step = Math.max(1, Math.ceil(LABEL_ROOM / axis.slot));
-  const baseline = height - BOTTOM;
+  const baseline = HEIGHT - BOTTOM;
   const years = Array.from({ length: axis.last - axis.first + 1 }, (_, i) => axis.first + i);
   const ticks = years.map(
     (year) => html`<line x1="${round(axis.x(year))}" x2="${round(axis.x(year))}" y1="${baseline}" y2="${baseline + 5}"/>`,
@@ -86,7 +88,7 @@ function panel(
     .filter((year) => (axis.last - year) % step === 0)
     .map((year) => html`<text x="${round(axis.x(year))}" y="${baseline + 22}" text-anchor="middle" stroke="none">${year}</text>`);
   const summary = figures.map((f) => `${f.series} ${f.period}: ${formatNumber(f.value)} ${f.unit}`).join('; ');
-  return html`<svg viewBox="0 0 ${WIDTH} ${height}" role="group" aria-labelledby="${id}-title ${id}-desc" preserveAspectRatio="xMinYMid meet">
+  return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="group" aria-labelledby="${id}-title ${id}-desc" preserveAspectRatio="xMinYMid meet">
 <title id="${id}-title">${title}</title>
 <desc id="${id}-desc">${summary}.</desc>
 <g stroke="#d0d7de" fill="#57606a" font-size="${FONT}" font-family="system-ui, sans-serif">${grid}${ticks}${labels}

@@ -83,6 +83,7 @@ describe('addressKey', () => {
         ),
         (raw) => {
           expect(addressKey(raw)).toMatch(/^ip6?:/);
+          expect(addressKey(raw)).not.toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
         },
       ),
     );

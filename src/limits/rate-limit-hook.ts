@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { AppContext } from '../app-context.js';
 import type { AuthResult } from '../auth/verify-key.js';
 import { addressKey } from './address-key.js';
-import { accountBucket, type RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 export const API_PREFIX = '/api/v1/';
 
@@ -51,7 +51,7 @@ function rateLimitHooks(ctx: AppContext, limiter: RateLimiter): Record<'caller' 
   // Everyone shares the published test token: it counts per address.
   const admit = (request: FastifyRequest, reply: FastifyReply, result: AuthResult, done: HookHandlerDoneFunction) => {
     if (result.ok) request.caller = result;
-    take(result.ok && result.mode === 'account' ? accountBucket(result.accountId) : addressKey(request.ip), reply, done);
+    take(result.ok && result.mode === 'account' ? result.accountId : addressKey(request.ip), reply, done);
   };
   return {
     caller(request, reply, done) {

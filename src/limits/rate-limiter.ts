@@ -9,16 +9,11 @@ export function rateLimitPolicy(limit: RateLimit): string {
 }
 
 /**
- * The bucket of an account: every one of its keys and its console sessions draw from it (design
- * §11.6), so making more keys gains no more requests. Never shaped like an address key (`ip:…`).
- */
-export function accountBucket(accountId: string): string {
-  return `account:${accountId}`;
-}
-
-/**
  * The one set of buckets of an app, shared by the API's hooks and the console's search, so that an
- * account's calls count together wherever they are made.
+ * account's calls count together wherever they are made. A bucket is named by its client: an
+ * account by its id as it is (a UUID, so no string is built per request), which every one of its
+ * keys and its console sessions draw from (design §11.6), and an address by its `ip:…`/`ip6:…` key,
+ * which is never shaped like a UUID (see addressKey), so the two can never share a bucket.
  */
 export class RateLimiter {
   readonly #buckets: TokenBuckets;

@@ -24,8 +24,9 @@ export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
       return sendPage(reply, 200, homePage(ctx.datasets, await coverage, ctx.config.publicUrl, TEST_TOKEN));
     });
     // The page is drawn from the document as served (examples, named schemas), built once per
-    // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens.
-    let served: { publicUrl: string; page: string } | undefined;
+    // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens. It is kept
+    // cut at its nonce slot, so that an answer joins three strings instead of searching the page.
+    let served: { publicUrl: string; head: string; tail: string } | undefined;
     app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
       const publicUrl = ctx.config.publicUrl;
       if (served?.publicUrl !== publicUrl) {
@@ -36,10 +37,17 @@ export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
           publicUrl,
           ctx.config.rateLimit !== null,
         ) as OpenApiDocument;
-        served = { publicUrl, page: page('API reference', renderReference(doc)) };
+        served = { publicUrl, ...cutAtSlot(page('API reference', renderReference(doc))) };
       }
       const nonce = scriptNonce();
-      return sendPage(reply, 200, served.page.replace(NONCE_SLOT, nonce), nonce);
+      return sendPage(reply, 200, served.head + nonce + served.tail, nonce);
     });
   };
+}
+
+/** A page cut at its (first) nonce slot, which the reference page always has. */
+function cutAtSlot(document: string): { head: string; tail: string } {
+  const at = document.indexOf(NONCE_SLOT);
+  if (at < 0) throw new Error('the reference page has no nonce slot');
+  return { head: document.slice(0, at), tail: document.slice(at + NONCE_SLOT.length) };
 }

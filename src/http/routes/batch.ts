@@ -13,14 +13,14 @@ import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } fro
 import { bodyChecker, jsonBodies, MAX_JOBS, postRoute } from '../json-body.js';
 import { BatchReportingPeriod, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
-import { DatasetQuery } from './dataset-query.js';
+import { identifierProperties } from './dataset-query.js';
 
 const MICS: ReadonlySet<string> = new Set(MIC_CODES);
 const MIC_RULE = 'one of the Market Identifier Codes listed in the API reference.';
 
 /** A job's fields: the query of the single call, as JSON (the same rules, no type coercion). */
 function jobsBody<M extends TSchema>(mic: M) {
-  const { reporting_period: _period, mic_code: _mic, ...identifiers } = DatasetQuery.properties;
+  const { mic_code: _mic, ...identifiers } = identifierProperties;
   return Type.Object(
     {
       jobs: Type.Array(
@@ -77,7 +77,7 @@ function schemaOf(dataset: Dataset) {
       'does not cover the jobs that would be charged. A malformed job is a 400 for the whole batch, naming it (jobs[3].isin).',
     tags: [r.tag],
     security: [{ bearerAuth: [] }],
-    body: jobsBody(DatasetQuery.properties.mic_code),
+    body: jobsBody(identifierProperties.mic_code),
     response: {
       200: {
         description: 'One result per job, in the order of the jobs.',

@@ -20,8 +20,8 @@ export const leiSchema = () =>
     description: `exactly 20 characters matching ${LEI_PATTERN}.`,
   });
 
-/** The identifier parameters of every dataset's calls. */
-const identifierProperties = {
+/** The identifier parameters of every dataset's calls (history and batch take them as they are). */
+export const identifierProperties = {
   ticker: Type.Optional(
     Type.String({
       minLength: 1,
@@ -47,8 +47,7 @@ export const datasetQuery = (path: string) =>
     { additionalProperties: false },
   );
 /** The query of every dataset's endpoint (one shape; only the rule's wording names the dataset). */
-export const DatasetQuery = datasetQuery('/api/v1/{dataset}');
-export type DatasetQuery = Static<typeof DatasetQuery>;
+export type DatasetQuery = Static<ReturnType<typeof datasetQuery>>;
 
 /** The identifier parameters alone, as the periods endpoints take them. */
 export const IdentifierQuery = Type.Object(identifierProperties, { additionalProperties: false });

@@ -12,7 +12,7 @@ import { billAll, periodBill } from '../bill-all.js';
 import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
 import { CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
-import { DatasetQuery } from './dataset-query.js';
+import { identifierProperties } from './dataset-query.js';
 
 /** The earliest year a history takes: every year the data holds and the API answers (design §11.2). */
 export const FIRST_YEAR = API_YEARS.first;
@@ -25,11 +25,9 @@ const DEFAULT_FROM = API_YEARS.singleCallFirst;
 /** A history reaches back as far as `reporting_period` does (-6). */
 export const MAX_LAST = 6;
 
-const { reporting_period: _period, ...identifiers } = DatasetQuery.properties;
-
 export const HistoryQuery = Type.Object(
   {
-    ...identifiers,
+    ...identifierProperties,
     from: Type.Optional(
       Type.Integer({
         minimum: FIRST_YEAR,

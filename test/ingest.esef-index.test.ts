@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { DEFAULT_INGEST_LIMITS } from '../src/config.js';
 import { loadEsefIndex, readEsefFilers } from '../src/ingest/sources/esef/esef-filers.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
+import { writeZip } from './support/zip.js';
 
 const API = fileURLToPath(new URL('./fixtures/esef/filings-api/', import.meta.url));
 const KAINOS = fileURLToPath(new URL('./fixtures/esef/xbrl-json/isw-company-similarity/kainos_2022.json', import.meta.url));
@@ -30,15 +30,6 @@ interface Summary {
   without_json_url: number;
   without_lei: number;
   skipped: { repeated_filing: number; older_listing: number };
-}
-
-async function writeZip(path: string, files: string[]): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [i, f] of files.entries()) zip.addBuffer(readFileSync(f), `pages/page-${i + 1}.json`);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
-  writeFileSync(path, Buffer.concat(chunks));
 }
 
 /**
@@ -113,7 +104,10 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
   it('changes nothing when the same pages come again, from a zip', async () => {
     const before = await rows();
     const zip = join(dir, 'pages.zip');
-    await writeZip(zip, [GB, EE_1, EE_2, CS, MIXED, NL]);
+    await writeZip(
+      zip,
+      Object.fromEntries([GB, EE_1, EE_2, CS, MIXED, NL].map((f, i) => [`pages/page-${i + 1}.json`, readFileSync(f)])),
+    );
     const r = await run(zip);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json<Summary>()).toMatchObject({ pages: 6, added: 0, updated: 0, unchanged: 49 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INGEST_LIMITS } from '../src/config.js';
 import { loadEsefIndex, readEsefFilers } from '../src/ingest/sources/esef/esef-filers.js';
-import { corpdata } from './support/cli.js';
+import { ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
 import { writeZip } from './support/zip.js';
@@ -39,8 +39,7 @@ interface Summary {
 describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
   let t: TestApp;
   let dir: string;
-  const run = (...paths: string[]) =>
-    corpdata(['ingest', 'esef-index', ...paths], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+  const run = (...paths: string[]) => ingestCli(t.database.url, 'esef-index', ...paths);
   const rows = () => t.db.kysely.selectFrom('esef_filings').selectAll().orderBy('fxo_id').execute();
   beforeAll(async () => {
     t = await startApp(dialect, { bundle: null });

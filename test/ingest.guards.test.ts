@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpdata } from './support/cli.js';
+import { corpdata, ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { spanishIndexPage, spanishListing } from './support/esef-fixtures.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp } from './support/test-app.js';
@@ -32,7 +32,7 @@ describe.each(dialects())('ingest guards (%s)', (dialect) => {
 
   describe('filings ingests on a catalog without their filers', () => {
     let t: TestApp;
-    const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+    const run = (...args: string[]) => ingestCli(t.database.url, ...args);
     const points = async () => (await t.db.kysely.selectFrom('revenue_points').select('point_id').execute()).length;
     beforeAll(async () => {
       t = await startApp(dialect, { bundle: null });
@@ -110,7 +110,7 @@ describe.each(dialects())('ingest guards (%s)', (dialect) => {
 
   describe('ingest esef on a folder', () => {
     let t: TestApp;
-    const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+    const run = (...args: string[]) => ingestCli(t.database.url, ...args);
     beforeAll(async () => {
       t = await startApp(dialect, { bundle: ESEF_CATALOG });
     });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBundle } from '../src/ingest/sources/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
-import { corpdata } from './support/cli.js';
+import { ingestCli } from './support/cli.js';
 import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
@@ -32,7 +32,7 @@ describe.each(dialects())('ingest SEC submissions beside the companyfacts of lar
   let t: TestApp;
   let dir: string;
   let buyer: TestAccount;
-  const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+  const run = (...args: string[]) => ingestCli(t.database.url, ...args);
   const documents = () =>
     t.db.kysely
       .selectFrom('documents')

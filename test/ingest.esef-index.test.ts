@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INGEST_LIMITS } from '../src/config.js';
 import { loadEsefIndex, readEsefFilers } from '../src/ingest/sources/esef/esef-filers.js';
+import type { EsefIndexSummary } from '../src/ingest/sources/esef/ingest-index.js';
 import { ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
@@ -20,17 +21,6 @@ const CS_ENTITY = join(API, 'xbrl-filings-api', 'creditsuisse21en_by_id_entity__
 const MIXED = join(API, 'pyesef', 'api_page.json');
 const NL = join(API, 'etf-ai-cockpit', 'nl-latest-10.json');
 const ERROR = join(API, 'xbrl-filings-api', 'bad_page_error__0.json');
-
-interface Summary {
-  pages: number;
-  filings: number;
-  added: number;
-  updated: number;
-  unchanged: number;
-  without_json_url: number;
-  without_lei: number;
-  skipped: { repeated_filing: number; older_listing: number };
-}
 
 /**
  * `bin/corpdata ingest esef-index` over recorded pages of filings.xbrl.org's index: the design §10
@@ -62,7 +52,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
   it('records every report of pages with and without included entities, pagination followed page by page', async () => {
     const r = await run(GB, EE_1, EE_2, CS, MIXED, NL);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Summary>()).toEqual({
+    expect(r.json<EsefIndexSummary>()).toEqual({
       pages: 6,
       filings: 5 + 3 + 3 + 1 + 30 + 10,
       // The mixed page lists three of the GB page's filings again (without their entities).
@@ -76,7 +66,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     });
     const all = await rows();
     expect(all).toHaveLength(49);
-    expect(all.filter((x) => x.json_url === null).length).toBe(r.json<Summary>().without_json_url);
+    expect(all.filter((x) => x.json_url === null).length).toBe(r.json<EsefIndexSummary>().without_json_url);
     expect(all.find((x) => x.fxo_id === '213800H2PQMIF3OVZY47-2022-03-31-ESEF-GB-0')).toEqual({
       fxo_id: '213800H2PQMIF3OVZY47-2022-03-31-ESEF-GB-0',
       filing_id: '3629',
@@ -109,7 +99,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     );
     const r = await run(zip);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Summary>()).toMatchObject({ pages: 6, added: 0, updated: 0, unchanged: 49 });
+    expect(r.json<EsefIndexSummary>()).toMatchObject({ pages: 6, added: 0, updated: 0, unchanged: 49 });
     expect(await rows()).toEqual(before);
   });
 
@@ -125,7 +115,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     writeFileSync(join(folder, 'cs-2.json'), readFileSync(CS_ENTITY));
     const r = await run(folder);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Summary>()).toMatchObject({
+    expect(r.json<EsefIndexSummary>()).toMatchObject({
       pages: 3,
       filings: 7,
       added: 0,
@@ -144,7 +134,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     // An older listing of a report does not undo a newer one.
     const stale = await run(GB, CS);
     expect(stale.code, stale.stderr).toBe(0);
-    expect(stale.json<Summary>()).toMatchObject({ updated: 0, unchanged: 5, skipped: { older_listing: 1 } });
+    expect(stale.json<EsefIndexSummary>()).toMatchObject({ updated: 0, unchanged: 5, skipped: { older_listing: 1 } });
     expect(await rows()).toEqual(all);
   });
 

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { explorerInBrowser } from './support/browser.js';
 import { ConsoleClient, csrfOf } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { APPLE } from './support/fixture.js';
 import { expectAccessiblePage } from './support/page-checks.js';
-import { EXPLORER_BUNDLE, startApp, type TestAccount, type TestApp } from './support/test-app.js';
+import type { TestAccount } from './support/test-app.js';
 
 const PASSWORD = 'chart browser password';
 const COMPANY = `/account/companies/${APPLE.id}`;
@@ -33,20 +33,12 @@ function barsOf(page: Page, chart: string): Promise<Array<Box & { year: number }
 }
 
 describe.each(dialects())('the company page’s charts in a real browser (%s)', (dialect) => {
-  let t: TestApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    [t, browser] = await Promise.all([startApp(dialect, { bundle: EXPLORER_BUNDLE }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const live = explorerInBrowser(dialect);
 
   /** An account that bought Apple's revenue 2020, 2021 and 2024 (a gap: 2022, 2023) and its 2020 emissions. */
   async function analyst(): Promise<{ account: TestAccount; cookies: Map<string, string> }> {
-    const account = await t.account({ password: PASSWORD, credits: 1000 });
-    const c = new ConsoleClient(t.url);
+    const account = await live.app.account({ password: PASSWORD, credits: 1000 });
+    const c = new ConsoleClient(live.app.url);
     expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
     const csrf = csrfOf((await c.get(COMPANY)).text);
     expect((await c.post(`${COMPANY}/buy`, { csrf, dataset: 'revenues', periods: '2024,2021,2020' })).status).toBe(303);
@@ -62,10 +54,10 @@ describe.each(dialects())('the company page’s charts in a real browser (%s)', 
     { timeout: 120_000 },
     async (width, height) => {
       const { cookies } = await analyst();
-      const context = await browser.newContext({ viewport: { width, height } });
-      await context.addCookies([...cookies].map(([name, value]) => ({ name, value, url: t.url })));
+      const context = await live.browser.newContext({ viewport: { width, height } });
+      await context.addCookies([...cookies].map(([name, value]) => ({ name, value, url: live.app.url })));
       const page = await context.newPage();
-      await page.goto(t.url + COMPANY);
+      await page.goto(live.app.url + COMPANY);
 
       // Revenue: 2020, 2021, 2024 bought; the bars' centres are proportional to the years (a gap where 2022 and 2023 are).
       const bars = await barsOf(page, 'chart-revenues');
@@ -125,13 +117,13 @@ describe.each(dialects())('the company page’s charts in a real browser (%s)', 
     [1280, 800],
     [390, 844],
   ])('shows the purchase’s confirmation in view after buying, at %i px', { timeout: 120_000 }, async (width, height) => {
-    const account = await t.account({ password: PASSWORD, credits: 1000 });
-    const c = new ConsoleClient(t.url);
+    const account = await live.app.account({ password: PASSWORD, credits: 1000 });
+    const c = new ConsoleClient(live.app.url);
     expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
-    const context = await browser.newContext({ viewport: { width, height } });
-    await context.addCookies([...c.cookies].map(([name, value]) => ({ name, value, url: t.url })));
+    const context = await live.browser.newContext({ viewport: { width, height } });
+    await context.addCookies([...c.cookies].map(([name, value]) => ({ name, value, url: live.app.url })));
     const page = await context.newPage();
-    await page.goto(t.url + COMPANY);
+    await page.goto(live.app.url + COMPANY);
     await page.locator('#net-income-2022').check();
     await page.getByRole('button', { name: 'Review purchase of Net income' }).click();
     await page.getByRole('button', { name: 'Confirm: pay 25 credits' }).click();

@@ -1,27 +1,19 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { explorerInBrowser } from './support/browser.js';
 import { dialects } from './support/dialects.js';
 import { APPLE } from './support/fixture.js';
 import { expectAccessiblePage, tabTo } from './support/page-checks.js';
-import { EXPLORER_BUNDLE, startApp, type TestAccount, type TestApp } from './support/test-app.js';
+import type { TestAccount } from './support/test-app.js';
 
 const PASSWORD = 'explorer browser password';
 
 describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) => {
-  let t: TestApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    [t, browser] = await Promise.all([startApp(dialect, { bundle: EXPLORER_BUNDLE }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const live = explorerInBrowser(dialect);
 
   async function charges(accountId: string): Promise<number[]> {
-    const rows = await t.db.kysely
+    const rows = await live.app.db.kysely
       .selectFrom('ledger')
       .select('amount')
       .where('account_id', '=', accountId)
@@ -32,9 +24,9 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
 
   /** A phone-sized or desktop context, signed in as `account`, on the companies page. */
   async function signIn(account: TestAccount, width = 1280, height = 800): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+    const context = await live.browser.newContext({ viewport: { width, height }, acceptDownloads: true });
     const page = await context.newPage();
-    await page.goto(`${t.url}/account/sign-in?next=/account/companies`);
+    await page.goto(`${live.app.url}/account/sign-in?next=/account/companies`);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -54,7 +46,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
   it('signs in, searches "apple", buys FY2024 revenue, sees chart and table, follows a point, downloads the CSV', {
     timeout: 120_000,
   }, async () => {
-    const account = await t.account({ password: PASSWORD, credits: 1000 });
+    const account = await live.app.account({ password: PASSWORD, credits: 1000 });
     const { context, page } = await signIn(account);
     await expectAccessiblePage(page, 'companies');
     await openApple(page);
@@ -96,7 +88,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
     await expectAccessiblePage(page, 'trace');
 
     // My data: the purchase, and the CSV download (free).
-    await page.goto(`${t.url}/account/data`);
+    await page.goto(`${live.app.url}/account/data`);
     expect(await page.locator('main').textContent()).toContain('391,035,000,000 USD');
     await expectAccessiblePage(page, 'my data');
     const [download] = await Promise.all([
@@ -112,7 +104,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
 
     // Exactly one charge: 25 credits, named as the API names it.
     expect(await charges(account.accountId)).toEqual([-25]);
-    await page.goto(`${t.url}/account/usage`);
+    await page.goto(`${live.app.url}/account/usage`);
     const ledger = page.getByRole('table', { name: 'Ledger, page 1' });
     expect(await ledger.locator('tbody tr').first().textContent()).toMatch(
       /Revenues: Apple Inc\., 2024: bought\s*console\s*-25\s*975/,
@@ -121,7 +113,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
   });
 
   it('refuses a purchase the balance does not cover, saying so, and charges nothing', { timeout: 60_000 }, async () => {
-    const account = await t.account({ password: PASSWORD, credits: 10 });
+    const account = await live.app.account({ password: PASSWORD, credits: 10 });
     const { context, page } = await signIn(account);
     await openApple(page);
     await page.locator('#revenues-2024').check();
@@ -136,7 +128,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
   });
 
   it('refuses GHG emissions to an account without the ghg subscription, and charges nothing', { timeout: 60_000 }, async () => {
-    const account = await t.account({ password: PASSWORD, credits: 1000, subscriptions: ['revenues'] });
+    const account = await live.app.account({ password: PASSWORD, credits: 1000, subscriptions: ['revenues'] });
     const { context, page } = await signIn(account);
     await openApple(page);
     const ghg = page.locator('#ghg-emissions');
@@ -146,7 +138,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
     expect(await page.locator('#ghg-emissions-2020').isDisabled()).toBe(true);
     expect(await ghg.getByRole('button').count()).toBe(0);
     // Asked directly, the buy step refuses with the same reason.
-    await page.goto(`${t.url}/account/companies/${APPLE.id}/buy?dataset=ghg-emissions&period=2020`);
+    await page.goto(`${live.app.url}/account/companies/${APPLE.id}/buy?dataset=ghg-emissions&period=2020`);
     expect(await page.getByRole('alert').textContent()).toContain('needs the ghg subscription');
     expect(await page.getByRole('button', { name: /Confirm/ }).count()).toBe(0);
     expect(await charges(account.accountId)).toEqual([]);
@@ -154,11 +146,11 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
   });
 
   it('works at 390 px: every explorer page fits, with no sideways scrolling', { timeout: 60_000 }, async () => {
-    const account = await t.account({ password: PASSWORD, credits: 1000 });
-    expect((await t.get(`/api/v1/revenues?ticker=AAPL&reporting_period=2024`, account.key)).cost).toBe(25);
-    expect((await t.get(`/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2020`, account.key)).cost).toBe(25);
+    const account = await live.app.account({ password: PASSWORD, credits: 1000 });
+    expect((await live.app.get(`/api/v1/revenues?ticker=AAPL&reporting_period=2024`, account.key)).cost).toBe(25);
+    expect((await live.app.get(`/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2020`, account.key)).cost).toBe(25);
     const { context, page } = await signIn(account, 390, 844);
-    const trace = await t.db.kysely
+    const trace = await live.app.db.kysely
       .selectFrom('revenue_points')
       .select('point_id')
       .where('reporting_period', '=', 2024)
@@ -173,7 +165,7 @@ describe.each(dialects())('the data explorer in a real browser (%s)', (dialect) 
       '/account/keys',
       `/trace/${trace.point_id}`,
     ]) {
-      await page.goto(t.url + path);
+      await page.goto(live.app.url + path);
       await expectAccessiblePage(page, path);
     }
     await context.close();

@@ -1,13 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { explorerInBrowser } from './support/browser.js';
 import { ConsoleClient, csrfOf } from './support/console-client.js';
 import { dialects } from './support/dialects.js';
 import { APPLE } from './support/fixture.js';
 import { expectAccessiblePage } from './support/page-checks.js';
-import { EXPLORER_BUNDLE, startApp, type TestApp } from './support/test-app.js';
 
 const PASSWORD = 'screenshot walk password';
 const SCREENSHOTS = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
@@ -21,22 +19,14 @@ const SIZES = [
 ] as const;
 
 describe.each(dialects())('every page, at 1280 and 390 px wide (%s)', (dialect) => {
-  let t: TestApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    [t, browser] = await Promise.all([startApp(dialect, { bundle: EXPLORER_BUNDLE }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const live = explorerInBrowser(dialect);
 
   it('passes axe-core and the layout checks, stays within its weight, and is what docs/screenshots shows', {
     timeout: 180_000,
   }, async () => {
     // An analyst who bought Apple's revenue and net income 2020–2024 in the console and its 2020 emissions with a key.
-    const account = await t.account({ password: PASSWORD, credits: 1000 });
-    const c = new ConsoleClient(t.url);
+    const account = await live.app.account({ password: PASSWORD, credits: 1000 });
+    const c = new ConsoleClient(live.app.url);
     expect((await c.signIn(account.email, PASSWORD)).status).toBe(303);
     const company = `/account/companies/${APPLE.id}`;
     const csrf = csrfOf((await c.get(company)).text);
@@ -44,11 +34,11 @@ describe.each(dialects())('every page, at 1280 and 390 px wide (%s)', (dialect) 
     expect((await c.post(`${company}/buy`, { csrf, dataset: 'net-income', periods: '2024,2023,2022,2021,2020' })).status).toBe(
       303,
     );
-    expect((await t.get('/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2020', account.key)).cost).toBe(25);
-    expect((await t.get('/api/v1/companies/search?query=apple', account.key)).cost).toBe(1);
+    expect((await live.app.get('/api/v1/ghg-emissions?ticker=AAPL&reporting_period=2020', account.key)).cost).toBe(25);
+    expect((await live.app.get('/api/v1/companies/search?query=apple', account.key)).cost).toBe(1);
     const point = async (period: number, document: string) =>
       (
-        await t.db.kysely
+        await live.app.db.kysely
           .selectFrom('revenue_points')
           .select('point_id')
           .where('reporting_period', '=', period)
@@ -71,14 +61,14 @@ describe.each(dialects())('every page, at 1280 and 390 px wide (%s)', (dialect) 
     ];
     const weights = new Map<string, number>();
     for (const size of SIZES) {
-      const context = await browser.newContext({ viewport: size });
-      await context.addCookies([...c.cookies].map(([name, value]) => ({ name, value, url: t.url })));
-      const signedOut = await browser.newContext({ viewport: size });
+      const context = await live.browser.newContext({ viewport: size });
+      await context.addCookies([...c.cookies].map(([name, value]) => ({ name, value, url: live.app.url })));
+      const signedOut = await live.browser.newContext({ viewport: size });
       const pageSignedIn = await context.newPage();
       const pageSignedOut = await signedOut.newPage();
       for (const [name, path] of pages) {
         const page = name === 'sign-in' ? pageSignedOut : pageSignedIn;
-        const response = await page.goto(t.url + path);
+        const response = await page.goto(live.app.url + path);
         expect(response?.status(), path).toBe(200);
         const bytes = (await response?.body())?.length ?? 0;
         expect(bytes, path).toBeLessThan(PAGE_BUDGET_BYTES);

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { DEFAULT_INGEST_LIMITS } from '../src/config.js';
 import { loadEsefIndex, readEsefFilers } from '../src/ingest/sources/esef/esef-filers.js';
-import { corpdata } from './support/cli.js';
+import type { EsefIndexSummary } from '../src/ingest/sources/esef/ingest-index.js';
+import { ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { startApp, type TestApp } from './support/test-app.js';
+import { writeZip } from './support/zip.js';
 
 const API = fileURLToPath(new URL('./fixtures/esef/filings-api/', import.meta.url));
 const KAINOS = fileURLToPath(new URL('./fixtures/esef/xbrl-json/isw-company-similarity/kainos_2022.json', import.meta.url));
@@ -21,26 +22,6 @@ const MIXED = join(API, 'pyesef', 'api_page.json');
 const NL = join(API, 'etf-ai-cockpit', 'nl-latest-10.json');
 const ERROR = join(API, 'xbrl-filings-api', 'bad_page_error__0.json');
 
-interface Summary {
-  pages: number;
-  filings: number;
-  added: number;
-  updated: number;
-  unchanged: number;
-  without_json_url: number;
-  without_lei: number;
-  skipped: { repeated_filing: number; older_listing: number };
-}
-
-async function writeZip(path: string, files: string[]): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [i, f] of files.entries()) zip.addBuffer(readFileSync(f), `pages/page-${i + 1}.json`);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
-  writeFileSync(path, Buffer.concat(chunks));
-}
-
 /**
  * `bin/corpdata ingest esef-index` over recorded pages of filings.xbrl.org's index: the design §10
  * contract (counts on stdout, all-or-nothing, idempotent, a bad page named) on each database.
@@ -48,8 +29,7 @@ async function writeZip(path: string, files: string[]): Promise<void> {
 describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
   let t: TestApp;
   let dir: string;
-  const run = (...paths: string[]) =>
-    corpdata(['ingest', 'esef-index', ...paths], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+  const run = (...paths: string[]) => ingestCli(t.database.url, 'esef-index', ...paths);
   const rows = () => t.db.kysely.selectFrom('esef_filings').selectAll().orderBy('fxo_id').execute();
   beforeAll(async () => {
     t = await startApp(dialect, { bundle: null });
@@ -72,7 +52,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
   it('records every report of pages with and without included entities, pagination followed page by page', async () => {
     const r = await run(GB, EE_1, EE_2, CS, MIXED, NL);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Summary>()).toEqual({
+    expect(r.json<EsefIndexSummary>()).toEqual({
       pages: 6,
       filings: 5 + 3 + 3 + 1 + 30 + 10,
       // The mixed page lists three of the GB page's filings again (without their entities).
@@ -86,7 +66,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     });
     const all = await rows();
     expect(all).toHaveLength(49);
-    expect(all.filter((x) => x.json_url === null).length).toBe(r.json<Summary>().without_json_url);
+    expect(all.filter((x) => x.json_url === null).length).toBe(r.json<EsefIndexSummary>().without_json_url);
     expect(all.find((x) => x.fxo_id === '213800H2PQMIF3OVZY47-2022-03-31-ESEF-GB-0')).toEqual({
       fxo_id: '213800H2PQMIF3OVZY47-2022-03-31-ESEF-GB-0',
       filing_id: '3629',
@@ -113,10 +93,13 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
   it('changes nothing when the same pages come again, from a zip', async () => {
     const before = await rows();
     const zip = join(dir, 'pages.zip');
-    await writeZip(zip, [GB, EE_1, EE_2, CS, MIXED, NL]);
+    await writeZip(
+      zip,
+      Object.fromEntries([GB, EE_1, EE_2, CS, MIXED, NL].map((f, i) => [`pages/page-${i + 1}.json`, readFileSync(f)])),
+    );
     const r = await run(zip);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Summary>()).toMatchObject({ pages: 6, added: 0, updated: 0, unchanged: 49 });
+    expect(r.json<EsefIndexSummary>()).toMatchObject({ pages: 6, added: 0, updated: 0, unchanged: 49 });
     expect(await rows()).toEqual(before);
   });
 
@@ -132,7 +115,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     writeFileSync(join(folder, 'cs-2.json'), readFileSync(CS_ENTITY));
     const r = await run(folder);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<Summary>()).toMatchObject({
+    expect(r.json<EsefIndexSummary>()).toMatchObject({
       pages: 3,
       filings: 7,
       added: 0,
@@ -151,7 +134,7 @@ describe.each(dialects())('ingest esef-index (%s)', (dialect) => {
     // An older listing of a report does not undo a newer one.
     const stale = await run(GB, CS);
     expect(stale.code, stale.stderr).toBe(0);
-    expect(stale.json<Summary>()).toMatchObject({ updated: 0, unchanged: 5, skipped: { older_listing: 1 } });
+    expect(stale.json<EsefIndexSummary>()).toMatchObject({ updated: 0, unchanged: 5, skipped: { older_listing: 1 } });
     expect(await rows()).toEqual(all);
   });
 

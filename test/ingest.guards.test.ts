@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
-import { corpdata } from './support/cli.js';
+import { corpdata, ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { spanishIndexPage, spanishListing } from './support/esef-fixtures.js';
 import { FIXTURE_BUNDLE, startApp, type TestApp } from './support/test-app.js';
+import { writeZip } from './support/zip.js';
 
 const SP500 = fileURLToPath(new URL('./fixtures/filings/sp500', import.meta.url));
 const COMPANYFACTS = join(SP500, 'companyfacts-sp500-cut.zip');
@@ -16,15 +16,6 @@ const SPANISH = fileURLToPath(new URL('./fixtures/esef/xbrl-json/spanish-financi
 const ESEF_CATALOG = fileURLToPath(new URL('./fixtures/esef-bundle', import.meta.url));
 const APPLE_2025 = '0000320193-25-000079';
 const APPLE_2025_MAIN = 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm';
-
-async function writeZip(path: string, entries: Record<string, string | Buffer>): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
-  writeFileSync(path, Buffer.concat(chunks));
-}
 
 /**
  * Ingests say what they did: a filings ingest on a catalog that holds none of its filers warns on
@@ -41,7 +32,7 @@ describe.each(dialects())('ingest guards (%s)', (dialect) => {
 
   describe('filings ingests on a catalog without their filers', () => {
     let t: TestApp;
-    const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+    const run = (...args: string[]) => ingestCli(t.database.url, ...args);
     const points = async () => (await t.db.kysely.selectFrom('revenue_points').select('point_id').execute()).length;
     beforeAll(async () => {
       t = await startApp(dialect, { bundle: null });
@@ -119,7 +110,7 @@ describe.each(dialects())('ingest guards (%s)', (dialect) => {
 
   describe('ingest esef on a folder', () => {
     let t: TestApp;
-    const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+    const run = (...args: string[]) => ingestCli(t.database.url, ...args);
     beforeAll(async () => {
       t = await startApp(dialect, { bundle: ESEF_CATALOG });
     });

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { exportBundle } from '../src/ingest/sources/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
-import { corpdata } from './support/cli.js';
+import { ingestCli } from './support/cli.js';
 import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
+import { writeZip } from './support/zip.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/filings/sp500', import.meta.url));
 const SUBMISSIONS = join(FIXTURES, 'submissions');
@@ -23,15 +23,6 @@ interface RevenueRecord {
   traceability_source_url: string;
 }
 
-async function writeZip(path: string, entries: Record<string, Buffer | string>): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
-  writeFileSync(path, Buffer.concat(chunks));
-}
-
 /**
  * The SEC's companyfacts of large filers (FY2020–2025) and their submissions files through
  * `bin/corpdata ingest`: figures checked against the 10-Ks themselves, and each filing's main
@@ -41,7 +32,7 @@ describe.each(dialects())('ingest SEC submissions beside the companyfacts of lar
   let t: TestApp;
   let dir: string;
   let buyer: TestAccount;
-  const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+  const run = (...args: string[]) => ingestCli(t.database.url, ...args);
   const documents = () =>
     t.db.kysely
       .selectFrom('documents')

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { exportBundle } from '../src/ingest/sources/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
-import { corpdata } from './support/cli.js';
+import { corpdata, ingestCli } from './support/cli.js';
 import { BUNDLES } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
+import { writeZip } from './support/zip.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/filings', import.meta.url));
 const FACTS = join(FIXTURES, 'sec-companyfacts');
@@ -25,16 +25,6 @@ interface RevenueRecord {
   original_ccy: string;
   document_id: string;
   traceability_source_url: string;
-}
-
-/** Writes a zip of `entries` (name → bytes). */
-async function writeZip(path: string, entries: Record<string, Buffer | string>): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
-  writeFileSync(path, Buffer.concat(chunks));
 }
 
 /** One companyfacts file holding a single revenue fact of Microsoft (to make later filings). */
@@ -55,7 +45,7 @@ describe.each(dialects())('ingest SEC filings (%s)', (dialect) => {
   let t: TestApp;
   let dir: string;
   let buyer: TestAccount;
-  const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
+  const run = (...args: string[]) => ingestCli(t.database.url, ...args);
   /** Everything filed that the database holds, to show that a refused run wrote nothing. */
   const snapshot = async () => ({
     companies: await t.db.kysely.selectFrom('companies').select(['company_id', 'cik', 'name']).orderBy('company_id').execute(),

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpdata } from './support/cli.js';
+import { ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
+import { revenuesOf, waitForPeriods } from './support/filings-app.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/filings/revenue-guard', import.meta.url));
@@ -29,20 +30,8 @@ describe.each(dialects())('the revenue guard on real filings (%s)', (dialect) =>
   let t: TestApp;
   let buyer: TestAccount;
   let summary: Record<string, unknown>;
-  const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
-  const revenues = async (query: string) => {
-    const res = await t.get(`/api/v1/revenues?${query}`, buyer.key);
-    expect(res.status, res.text).toBe(200);
-    return res.json<RevenueRecord[]>();
-  };
-  const waitFor = async (ticker: string) => {
-    for (let i = 0; i < 200; i++) {
-      const res = await t.get(`/api/v1/revenues/periods?ticker=${ticker}`, buyer.key);
-      if (res.status === 200 && res.json<{ reporting_periods: number[] }>().reporting_periods.length > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`${ticker}: no revenue period after the ingest`);
-  };
+  const run = (...args: string[]) => ingestCli(t.database.url, ...args);
+  const revenues = (query: string) => revenuesOf<RevenueRecord>(t, buyer.key, query);
   const trace = (url: string, accept: string, key = buyer.key) =>
     fetch(t.url + url.replace(PUBLIC_URL, ''), { headers: { accept, authorization: `Bearer ${key}` } });
 
@@ -54,7 +43,7 @@ describe.each(dialects())('the revenue guard on real filings (%s)', (dialect) =>
     const facts = await run('sec-companyfacts', FIXTURES);
     expect(facts.code, facts.stderr).toBe(0);
     summary = facts.json();
-    for (const ticker of ['GIS', 'RCL', 'MU']) await waitFor(ticker);
+    for (const ticker of ['GIS', 'RCL', 'MU']) await waitForPeriods(t, buyer.key, ticker);
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpdata } from './support/cli.js';
+import { ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
+import { revenuesOf, waitForPeriods } from './support/filings-app.js';
 import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/test-app.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/filings/revenue-rules', import.meta.url));
@@ -29,21 +30,8 @@ interface Provenance {
 describe.each(dialects())('revenue rules on real filings (%s)', (dialect) => {
   let t: TestApp;
   let buyer: TestAccount;
-  const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
-  const revenues = async (query: string) => {
-    const res = await t.get(`/api/v1/revenues?${query}`, buyer.key);
-    expect(res.status, res.text).toBe(200);
-    return res.json<RevenueRecord[]>();
-  };
-  /** The server notices another process's ingest within its watcher's interval. */
-  const periodsOf = async (ticker: string) => {
-    for (let i = 0; i < 200; i++) {
-      const res = await t.get(`/api/v1/revenues/periods?ticker=${ticker}`, buyer.key);
-      if (res.status === 200 && (res.json<{ reporting_periods: number[] }>().reporting_periods.length ?? 0) > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`${ticker}: no revenue period after the ingest`);
-  };
+  const run = (...args: string[]) => ingestCli(t.database.url, ...args);
+  const revenues = (query: string) => revenuesOf<RevenueRecord>(t, buyer.key, query);
   const trace = (url: string, accept = 'text/html') =>
     fetch(t.url + url.replace(PUBLIC_URL, ''), { headers: { accept, authorization: `Bearer ${buyer.key}` } });
 
@@ -54,8 +42,8 @@ describe.each(dialects())('revenue rules on real filings (%s)', (dialect) => {
     expect(tickers.code, tickers.stderr).toBe(0);
     const facts = await run('sec-companyfacts', FIXTURES);
     expect(facts.code, facts.stderr).toBe(0);
-    await periodsOf('NEE');
-    await periodsOf('ADBE');
+    await waitForPeriods(t, buyer.key, 'NEE');
+    await waitForPeriods(t, buyer.key, 'ADBE');
   });
   afterAll(() => t.close());
 

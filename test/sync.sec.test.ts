@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connect } from '../src/db/connect.js';
 import { startCorpdata, until } from './support/background-cli.js';
-import { corpdata } from './support/cli.js';
+import { corpdata, ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { type SecServer, type SecServerOptions, startSecServer } from './support/sec-server.js';
 import { peakPerSecond } from './support/source-server.js';
@@ -100,7 +100,7 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
   beforeAll(async () => {
     // The same files, ingested by hand as the operator would: tickers, companyfacts, submissions.
     const d = await fresh();
-    const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: d.url, CORPDATA_DEMO: 'off' });
+    const run = (...args: string[]) => ingestCli(d.url, ...args);
     const files = (dir: string) => readdirSync(dir).map((f) => join(dir, f));
     for (const r of [
       await run('sec-tickers', TICKERS),
@@ -353,7 +353,7 @@ describe.each(dialects())('bin/corpdata sync sec (%s)', (dialect) => {
       const pagePath = `/submissions/${pageName}`;
 
       const byHandDb = await fresh();
-      const run = (...args: string[]) => corpdata(['ingest', ...args], { CORPDATA_DATABASE: byHandDb.url, CORPDATA_DEMO: 'off' });
+      const run = (...args: string[]) => ingestCli(byHandDb.url, ...args);
       for (const r of [
         await run('sec-tickers', TICKERS),
         await run('sec-companyfacts', join(FACTS_DIR, `CIK${FORD.padStart(10, '0')}.json`)),

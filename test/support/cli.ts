@@ -112,3 +112,8 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Runs `bin/corpdata ingest ARGS` on the database at `databaseUrl`, the demo catalog off. */
+export function ingestCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return corpdata(['ingest', ...args], { CORPDATA_DATABASE: databaseUrl, CORPDATA_DEMO: 'off' });
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
+import { writeZip } from '../../../../test/support/zip.js';
 import { DEFAULT_INGEST_LIMITS } from '../../../config.js';
 import type { EsefReport } from './esef-report.js';
 import { readJsonInputs } from './json-inputs.js';
@@ -50,15 +50,6 @@ const figures = (r: EsefReport, concept = REVENUE) =>
   r.facts
     .filter((f) => f.concept === concept)
     .map((f) => [f.id, f.start, f.end, f.reportingPeriod, f.value, f.currency, f.decimals]);
-
-async function writeZip(path: string, entries: Record<string, Buffer | string>): Promise<void> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
-  writeFileSync(path, Buffer.concat(chunks));
-}
 
 describe('reading xBRL-JSON reports (real ESEF filings)', () => {
   let dir: string;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ConfigSection, Env } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { IngestCommand } from '../core/ingest-command.js';
+import type { DemoPart } from '../demo/demo-part.js';
 import type { FetchCounts } from '../sync/source-fetcher.js';
 import type { SourceSyncOptions } from '../sync/sync-run.js';
 
@@ -21,6 +22,11 @@ export interface Source extends ConfigSection<SourceSettings> {
   readonly ingest: readonly IngestCommand[];
   /** Its `bin/corpdata sync NAME`, when it has an API to keep current from. */
   readonly sync?: SyncCommand;
+  /**
+   * Its part of the demo bundle, when the reference data has files of it: loaded on use
+   * (`await import(…)`), like its readers, so that only the demo builder pays for it.
+   */
+  readonly demo?: () => Promise<DemoPart>;
   /**
    * Reads the source's own variables (`CORPDATA_{NAME}_…`) when the config is loaded, refusing a
    * malformed one (`ConfigError` naming it); what depends on them is in the answer.

@@ -1,3 +1,4 @@
+import type { FigureTableName } from '../../../db/schema.js';
 import type { DatasetPrices } from '../../dataset.js';
 
 /**
@@ -8,8 +9,8 @@ import type { DatasetPrices } from '../../dataset.js';
 export interface MoneyFigureSpec {
   /** The dataset's name: the purchase key, the ledger's endpoint, the buy link. */
   readonly dataset: string;
-  /** The figure table (columns as `revenue_points`). */
-  readonly table: string;
+  /** The figure table (`FigureTables` in src/db/schema.ts: columns as every figure table's). */
+  readonly table: FigureTableName;
   /** The records' `metric` text, also the trace page's title ("Total Revenue"). */
   readonly metric: string;
   /**

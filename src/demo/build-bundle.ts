@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { figureSpecsOf } from '../datasets/dataset-list.js';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { DATASETS } from '../datasets/registry.js';
-import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
+import { revenues as revenueDataset } from '../datasets/revenues/revenues-dataset.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { DemoFiledDocument, DemoFiledFigure, DemoText } from '../ingest/demo/demo-part.js';
 import { SOURCES } from '../ingest/registry.js';
@@ -26,6 +26,12 @@ import { sourcesText } from './sources-text.js';
  * file by the rules of `bin/corpdata ingest`. Revenues also take the reference data's revenue files.
  */
 const FIGURE_SPECS: readonly FigureSpec[] = figureSpecsOf(DATASETS);
+/** Revenues' figure spec, among the others: the demo's headline, whose figures the revenue files add to. */
+function revenueFiguresOf(specs: readonly FigureSpec[]): FigureSpec {
+  const spec = specs.find((s) => s === revenueDataset.figures);
+  if (spec === undefined) throw new Error('no registered dataset reads revenue figures from filings');
+  return spec;
+}
 
 /**
  * Builds the demo import bundle from the reference data (`../shared/data`), reproducibly: the same
@@ -35,6 +41,7 @@ const FIGURE_SPECS: readonly FigureSpec[] = figureSpecsOf(DATASETS);
  * OUT_DIR receives the bundle files (one per figure spec among them); its parent receives REPORT.txt and SOURCES.md.
  */
 async function main(sourceDir: string, outDir: string): Promise<void> {
+  const revenueFigures = revenueFiguresOf(FIGURE_SPECS);
   const report = new Report();
   checkSegments(readSource(sourceDir, 'mic.csv'));
   const rates = yearlyRates(readSource(sourceDir, 'fx_yearly_avg_usd.csv'));

@@ -11,7 +11,7 @@ import type { FigureTableName } from '../../db/schema.js';
 export interface FigureSpec {
   /** The dataset's name, as its counts are keyed in an ingest's summary: `revenues`, `net-income`. */
   readonly name: string;
-  /** What its records call the metric: `Revenue`, `Net Income`. */
+  /** What its records call the metric: `Total Revenue`, `Net Income`. */
   readonly metric: string;
   /** The metric in running text (reports, messages): `revenue`, `net income`. */
   readonly noun: string;

@@ -43,7 +43,12 @@ export interface MoneyFigureSpec {
    * metric in running text. With a `bundleFile`, the kit declares the dataset's figure spec, so
    * every filings ingest and the demo fill its table.
    */
-  readonly filed?: { readonly noun: string; readonly concepts: Readonly<Record<string, readonly string[]>> };
+  readonly filed?: {
+    readonly noun: string;
+    readonly concepts: Readonly<Record<string, readonly string[]>>;
+    /** The statements' arithmetic a candidate must pass (design §18.4; `FigureSpec.guard`), if any. */
+    readonly guard?: Readonly<Record<string, readonly string[]>>;
+  };
   /** The words of the record schema, the provenance schema and the trace page. */
   readonly wording: {
     /** Schema titles: the OpenAPI document names them. */

@@ -10,8 +10,8 @@ import type { SourceSyncOptions } from '../sync/sync-run.js';
  * A source of data (design §15): one folder under `src/ingest/sources/` exports one of these, and
  * the composition root lists them (`ingest/registry.ts`) and hands the list to the CLI and the
  * config, as Kysely's core is handed a dialect. The CLI builds `ingest NAME` and `sync NAME` from
- * the list, the config has each source read its own variables; nothing outside the folder names a
- * source. How a filing of the source becomes a document, and what a figure's trace page shows of
+ * the list, the config has each source read its own variables, the demo builder runs each one's
+ * demo part; nothing outside the folder names a source. How a filing of the source becomes a document, and what a figure's trace page shows of
  * it, the folder's readers say with every fact (`ingest/filings/source.ts`): those go with the
  * figure when it is written, so the pages need no list.
  */

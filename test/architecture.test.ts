@@ -8,8 +8,9 @@ import { type Architecture, checkImports, drawing, importSites } from './support
  * The layer order of docs/architecture.md, lowest first: a module may import its own layer and the
  * layers below it, never one above. A module is a folder of src/ (`catalog`, `http`…) or a file at
  * its root (`config`, `app-context`, `app`). A new folder must be placed here before it is used.
- * Inside `ingest`, the same holds between its parts, and the parts of one layer (the sources) do
- * not import one another at all: a new source's folder is placed by `sources/*` without a line here.
+ * Inside `ingest`, the same holds between its parts, and the parts of one layer (the sources; the
+ * sync frame and the demo part's contract) do not import one another at all: a new source's folder
+ * is placed by `sources/*` without a line here.
  */
 const ARCHITECTURE: Architecture = {
   modules: [
@@ -28,7 +29,7 @@ const ARCHITECTURE: Architecture = {
     ['demo', 'tools', 'bench'],
   ],
   inside: {
-    ingest: [['core'], ['filings'], ['sync'], ['sources'], ['sources/*'], ['registry']],
+    ingest: [['core'], ['filings'], ['sync', 'demo'], ['sources'], ['sources/*'], ['registry']],
   },
   /** Imports allowed to run upward, each with its reason. Keep it short: none today. */
   allowedUpward: new Set<string>([]),
@@ -173,6 +174,15 @@ describe('the checker of the shape', () => {
       'src/ingest/filings/planted.ts:1 -> src/ingest/registry.ts (static)',
     ]);
     expect(found.registryImporters).toEqual(['src/ingest/filings/planted.ts -> src/ingest/registry.ts']);
+  });
+
+  it('holds the demo part below the sources and beside the sync frame: it imports neither', () => {
+    const found = plant({
+      'src/ingest/demo/planted.ts': "export type S = import('../sources/sec/sec-source.js').SecFiler;\n",
+      'src/ingest/demo/planted-sync.ts': "import { withSyncRun } from '../sync/sync-run.js';\nexport const w = withSyncRun;\n",
+    });
+    expect(found.upward).toEqual(['src/ingest/demo/planted.ts:1 -> src/ingest/sources/sec/sec-source.ts (type)']);
+    expect(found.sideways).toEqual(['src/ingest/demo/planted-sync.ts:1 -> src/ingest/sync/sync-run.ts (static)']);
   });
 
   it('forbids imports between two sources in both directions, and places a new source by its folder', () => {

@@ -6,7 +6,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
-import type { Dataset } from '../src/datasets/dataset.js';
 import { DOCUMENT_KINDS } from '../src/db/schema.js';
 import { ImportError } from '../src/ingest/sources/bundle/bundle-files.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
@@ -111,7 +110,7 @@ describe.each(dialects())('the dataset contract (%s)', (dialect) => {
   });
   afterEach(() => t.expectLedgersBalance());
 
-  describe.each(DATASETS as Dataset[])('$name', (d) => {
+  describe.each([...DATASETS])('$name', (d) => {
     const path = (q: string) => `${d.route.path}?${q}`;
     const others = SUBSCRIPTIONS.filter((s) => s !== d.subscription);
     const { firstAccess, repeat, noData } = d.prices;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revenueFigures } from '../src/datasets/revenues/revenue-figures.js';
+import { revenues } from '../src/datasets/revenues/revenues-dataset.js';
 import { conceptsOfAll } from '../src/ingest/core/figure-spec.js';
 import { ingestFilings } from '../src/ingest/filings/ingest-filings.js';
 import type { Filer, FilingSource } from '../src/ingest/filings/source.js';
@@ -18,7 +18,7 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/filings', import.meta.url));
 const TICKERS = join(FIXTURES, 'sec-tickers/company_tickers_exchange.json');
 const MICROSOFT = join(FIXTURES, 'sec-companyfacts/CIK0000789019.json');
 const SNOWFLAKE = join(FIXTURES, 'sec-companyfacts/CIK0001640147.json');
-const SPECS = [revenueFigures, testNetIncome];
+const SPECS = [revenues.figures ?? expect.unreachable('revenues reads its figures from filings'), testNetIncome];
 
 /** A source of annual reports identified by LEI or by name and country, as ESEF's are. */
 const reports: FilingSource = {

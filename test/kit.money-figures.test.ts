@@ -7,12 +7,21 @@ import { bundlesOf } from '../src/datasets/dataset-list.js';
 import { moneyFigureDataset } from '../src/datasets/kit/money-figures/money-figure-dataset.js';
 import type { MoneyFigureSpec } from '../src/datasets/kit/money-figures/money-figure-spec.js';
 import { createFigureTable } from '../src/db/figure-table.js';
+import type { FigurePointTable } from '../src/db/schema.js';
 import { exportBundle } from '../src/ingest/sources/bundle/export-bundle.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { ALPHA, BETA, doc } from './support/fixture.js';
 import { PUBLIC_URL, startApp, type TestApp } from './support/test-app.js';
+
+// The test dataset's figure table, added to the schema's figure tables for the tests alone (the
+// product's build never reads this file).
+declare module '../src/db/schema.js' {
+  interface FigureTables {
+    kit_figure_points: FigurePointTable;
+  }
+}
 
 const KIT_BUNDLE = fileURLToPath(new URL('./fixtures/kit-bundle', import.meta.url));
 

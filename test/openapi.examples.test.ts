@@ -10,7 +10,8 @@ import { startApp, type TestAccount, type TestApp } from './support/test-app.js'
  * The examples of the served OpenAPI document (and of the reference page) are the demo's real
  * answers: each example call, made as the reference page shows it by an account that has bought
  * the company-periods it names, answers exactly the example response. When the demo changes, this
- * says which example to update (src/http/openapi-examples.ts).
+ * says which example to update (a dataset's in its folder, `openApiExamples`; the others in
+ * src/http/openapi-examples.ts).
  */
 
 type Media = { example?: unknown };

@@ -104,7 +104,7 @@ export interface Dataset<R = unknown> {
    * The table holding the dataset's points (with `company_id`, `document_id`, `reporting_period`),
    * counted on the home page; none for a dataset derived from others (intensity).
    */
-  readonly pointsTable?: string;
+  readonly pointsTable?: keyof Database & string;
   /** The dataset's own bundle file, when it has one beside the core files. */
   readonly bundle?: DatasetBundle;
   /**

@@ -4,13 +4,12 @@ import type { Generated } from 'kysely';
  * Table types of the corpdata schema. Timestamps are ISO 8601 UTC strings and money and values
  * are integers (BIGINT), identical on SQLite and PostgreSQL.
  */
-export interface Database {
+export interface Database extends FigureTables {
   versions: VersionTable;
   settings: SettingTable;
   companies: CompanyTable;
   listings: ListingTable;
   documents: DocumentTable;
-  revenue_points: RevenuePointTable;
   fx_rates: FxRateTable;
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -86,7 +85,23 @@ export interface DocumentTable {
   source_key: string | null;
 }
 
-export interface RevenuePointTable {
+/**
+ * The money figure tables, one per dataset of figures (design §17), all of one shape
+ * ({@link FigurePointTable}): the kit's queries take any of them by name ({@link FigureTableName}),
+ * typed, and a new dataset adds its table here beside its migration (`createFigureTable`). A test
+ * composing a dataset on a table of its own adds that table by augmenting this interface in its
+ * own files (`declare module`), which the build of the product never reads.
+ */
+export interface FigureTables {
+  revenue_points: FigurePointTable;
+  net_income_points: FigurePointTable;
+}
+
+/** The name of a money figure table. */
+export type FigureTableName = keyof FigureTables & string;
+
+/** A money figure table's columns (`createFigureTable`, src/db/figure-table.ts): every one has exactly these. */
+export interface FigurePointTable {
   point_id: string;
   company_id: string;
   document_id: string;

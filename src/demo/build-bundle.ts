@@ -3,17 +3,17 @@ import { dirname, join } from 'node:path';
 import { figureSpecsOf } from '../datasets/dataset-list.js';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
 import { DATASETS } from '../datasets/registry.js';
-import { revenueFigures } from '../datasets/revenues/revenue-figures.js';
+import { revenues as revenueDataset } from '../datasets/revenues/revenues-dataset.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
+import type { DemoFiledDocument, DemoFiledFigure, DemoText } from '../ingest/demo/demo-part.js';
+import { SOURCES } from '../ingest/registry.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/sources/bundle/bundle-files.js';
 import { citedDocuments } from '../quality/findings.js';
 import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
 import { mergeEntities } from './entities.js';
-import { esefFigures } from './esef.js';
 import { ESEF_FILER_LISTINGS_CSV, ESEF_FILER_LISTINGS_FILE } from './esef-filer-listings.js';
-import { filedFigures } from './filings.js';
 import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
 import { checkSegments } from './markets.js';
@@ -22,17 +22,26 @@ import { type DemoDocument, Revenues } from './revenues.js';
 import { sourcesText } from './sources-text.js';
 
 /**
- * The datasets whose figures the demo reads from the SEC filings, each into its own bundle file by
- * the rules of `bin/corpdata ingest`. Revenues also take the reference data's revenue files.
+ * The datasets whose figures the demo reads from the sources' filings, each into its own bundle
+ * file by the rules of `bin/corpdata ingest`. Revenues also take the reference data's revenue files.
  */
 const FIGURE_SPECS: readonly FigureSpec[] = figureSpecsOf(DATASETS);
+/** Revenues' figure spec, among the others: the demo's headline, whose figures the revenue files add to. */
+function revenueFiguresOf(specs: readonly FigureSpec[]): FigureSpec {
+  const spec = specs.find((s) => s === revenueDataset.figures);
+  if (spec === undefined) throw new Error('no registered dataset reads revenue figures from filings');
+  return spec;
+}
 
 /**
  * Builds the demo import bundle from the reference data (`../shared/data`), reproducibly: the same
- * input gives byte-identical files. Usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR.
+ * input gives byte-identical files. The companies, the revenue files, the GHG sets and the FX rates
+ * are the demo's own; the filings are each source's (`Source.demo`, in the order of the list of
+ * sources), so a source's demo figures live in its folder. Usage: node dist/demo/build-bundle.js SOURCE_DIR OUT_DIR.
  * OUT_DIR receives the bundle files (one per figure spec among them); its parent receives REPORT.txt and SOURCES.md.
  */
 async function main(sourceDir: string, outDir: string): Promise<void> {
+  const revenueFigures = revenueFiguresOf(FIGURE_SPECS);
   const report = new Report();
   checkSegments(readSource(sourceDir, 'mic.csv'));
   const rates = yearlyRates(readSource(sourceDir, 'fx_yearly_avg_usd.csv'));
@@ -50,34 +59,35 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   for (const item of [...revenues.documents.values(), ...revenues.figures.values()])
     item.companyId = entities.aliases.get(item.companyId) ?? item.companyId;
 
-  const filedBySpec = await filedFigures(join(sourceDir, 'filings'), companies, report, hasRate, FIGURE_SPECS);
-  const filed = { documents: filedBySpec.documents, figures: filedBySpec.figures[FIGURE_SPECS.indexOf(revenueFigures)] ?? [] };
-  report.lines.push(...revenues.withoutFilings(new Set(filed.documents.map((d) => d.accession))));
-  const esef = await esefFigures(join(sourceDir, 'esef'), companies.all(), report, hasRate, FIGURE_SPECS);
-  const esefRevenues = esef.figures[FIGURE_SPECS.indexOf(revenueFigures)] ?? [];
-  for (const [i, own] of esef.figures.entries()) {
-    if (FIGURE_SPECS[i] !== revenueFigures) filedBySpec.figures[i]?.push(...own);
+  const all = companies.all();
+  const revenueSpec = FIGURE_SPECS.indexOf(revenueFigures);
+  const filedDocuments: DemoFiledDocument[] = [];
+  const filedBySpec: DemoFiledFigure[][] = FIGURE_SPECS.map(() => []);
+  const leis = new Map<string, string>();
+  const described: DemoText[] = [];
+  for (const source of SOURCES) {
+    if (source.demo === undefined) continue;
+    const part = await source.demo();
+    const rows = await part.read({
+      dataDir: sourceDir,
+      companies: all,
+      byKey: companies.byKey,
+      specs: FIGURE_SPECS,
+      hasRate,
+      note: (line) => report.lines.push(line),
+    });
+    // A filing read as XBRL is one document: its "R" page figures of the revenue file leave.
+    const accessions = rows.documents.flatMap((d) => (d.accession === undefined ? [] : [d.accession]));
+    report.lines.push(...revenues.withoutFilings(new Set(accessions)));
+    filedDocuments.push(...rows.documents);
+    for (const [i, own] of rows.figures.entries()) filedBySpec[i]?.push(...own);
+    for (const [companyId, lei] of rows.leis) leis.set(companyId, lei);
+    described.push(part.describe({ documents: rows.documents, figures: rows.figures[revenueSpec] ?? [] }));
   }
 
-  const all = companies.all();
-  type Document = {
-    id: string;
-    form?: string;
-    accession?: string;
-    mainDocumentUrl?: string | null;
-    source?: DemoDocument['source'];
-  } & Omit<(typeof filed.documents)[number], 'form' | 'accession' | 'mainDocumentUrl'>;
-  type Figure = {
-    concept?: string;
-    start?: string | null;
-    end?: string;
-    candidates?: string | null;
-    confirmedBy?: string | null;
-  } & Omit<(typeof filed.figures)[number], 'concept' | 'start' | 'end' | 'candidates' | 'confirmedBy'>;
-  const documents: Document[] = [...revenues.documents.values(), ...filed.documents, ...esef.documents].sort((a, b) =>
-    a.id < b.id ? -1 : 1,
-  );
-  const figures: Figure[] = sortFigures([...revenues.figures.values(), ...filed.figures, ...esefRevenues]);
+  type Document = DemoDocument & { form?: string; accession?: string; mainDocumentUrl?: string | null };
+  const documents: Document[] = [...revenues.documents.values(), ...filedDocuments].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const figures: FigureRow[] = sortFigures([...revenues.figures.values(), ...(filedBySpec[revenueSpec] ?? [])]);
   const usedCurrencies = new Set(figures.map((f) => f.currency));
   const ghgSources = new GhgSources();
   const ghgDir = join(sourceDir, 'ghg');
@@ -95,7 +105,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     all.map((c) => {
       const [p] = c.listings;
       const cik = c.key.startsWith('sec-cik:') ? c.key.slice('sec-cik:'.length).padStart(10, '0') : '';
-      return [c.id, c.name, c.country ?? '', esef.leis.get(c.id) ?? '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
+      return [c.id, c.name, c.country ?? '', leis.get(c.id) ?? '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
     }),
   );
   const further = all
@@ -130,8 +140,8 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         d.kind,
         d.mainDocumentUrl ?? '',
         // As export writes it (design §15): an import keeps where each document came from.
-        d.source?.name ?? (d.accession === undefined ? 'bundle' : 'sec'),
-        d.source?.key ?? d.accession ?? d.id,
+        d.source?.name ?? 'bundle',
+        d.source?.key ?? d.id,
       ]),
   );
   writeCsv(
@@ -141,7 +151,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   );
   for (const [i, spec] of FIGURE_SPECS.entries()) {
     if (spec === revenueFigures) continue;
-    writeCsv(join(outDir, spec.bundleFile), spec.bundleColumns, sortFigures(filedBySpec.figures[i] ?? []).map(figureRow));
+    writeCsv(join(outDir, spec.bundleFile), spec.bundleColumns, sortFigures(filedBySpec[i] ?? []).map(figureRow));
   }
   writeCsv(join(outDir, revenueFigures.bundleFile), revenueFigures.bundleColumns, figures.map(figureRow));
   writeCsv(
@@ -160,13 +170,6 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     exchanges: new Set(all.flatMap((c) => c.listings.map((l) => l.mic))).size,
     countries: new Set(all.map((c) => c.country).filter((c) => c !== null)).size,
     fxRates: bundleRates.length,
-    filedDocuments: filed.documents.length,
-    filedDataPoints: filed.figures.length,
-    filedCompanies: new Set(filed.figures.map((f) => f.companyId)).size,
-    esefDocuments: esef.documents.length,
-    esefDataPoints: esefRevenues.length,
-    esefCompanies: new Set(esefRevenues.map((f) => f.companyId)).size,
-    esefCurrencies: [...new Set(esefRevenues.map((f) => f.currency))].sort(),
     dropped: report.lines.filter((l) => l.includes(': dropped: ')).length,
     mergedCompanies: entities.merged,
     keptApart: entities.keptApart,
@@ -183,8 +186,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     `exchanges ${counts.exchanges}`,
     `countries ${counts.countries}`,
     `fx rates ${counts.fxRates}`,
-    `filed: ${counts.filedDataPoints} data points of ${counts.filedCompanies} companies from ${counts.filedDocuments} SEC filings`,
-    `esef: ${counts.esefDataPoints} data points of ${counts.esefCompanies} companies from ${counts.esefDocuments} ESEF reports (${counts.esefCurrencies.join(' ')}, in USD by the yearly rates)`,
+    ...described.map((d) => d.summary),
     `source rows dropped ${counts.dropped}`,
     `companies merged into another listing's company ${counts.mergedCompanies}; same-named companies kept apart ${counts.keptApart}`,
     `ghg emission figures ${counts.ghgFigures} (of ${counts.ghgCompanies} companies, in ${counts.ghgDocuments} reports)`,
@@ -201,7 +203,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
         : [
             {
               metric: spec.metric,
-              figures: (filedBySpec.figures[i] ?? []).flatMap((f) =>
+              figures: (filedBySpec[i] ?? []).flatMap((f) =>
                 citedDocuments(f.documentId, f.confirmedBy).map((documentId) => ({ ...f, documentId })),
               ),
             },
@@ -210,7 +212,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
   );
   for (const [i, spec] of FIGURE_SPECS.entries()) {
     if (spec === revenueFigures) continue;
-    const own = filedBySpec.figures[i] ?? [];
+    const own = filedBySpec[i] ?? [];
     summary.push(
       `filed ${spec.noun}: ${own.length} data points of ${new Set(own.map((f) => f.companyId)).size} companies (${spec.bundleFile})`,
     );
@@ -222,7 +224,7 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     join(parent, 'REPORT.txt'),
     `${[...report.lines, '', ...entities.lines, '', ...audit.lines, '', ...ghg.report, '', ...summary].join('\n')}\n`,
   );
-  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(withAudit));
+  writeFileSync(join(parent, 'SOURCES.md'), sourcesText(withAudit, described));
   process.stdout.write(`${summary.join('\n')}\n`);
 }
 

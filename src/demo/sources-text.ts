@@ -1,4 +1,5 @@
 import { SEC_EXCHANGE_MIC } from '../catalog/sec-exchanges.js';
+import type { DemoText } from '../ingest/demo/demo-part.js';
 import { MAIN_MARKET_SEGMENT } from './markets.js';
 import { PUBLICATION_LAG_DAYS } from './revenues.js';
 
@@ -12,13 +13,6 @@ export interface DemoCounts {
   exchanges: number;
   countries: number;
   fxRates: number;
-  filedDocuments: number;
-  filedDataPoints: number;
-  filedCompanies: number;
-  esefDocuments: number;
-  esefDataPoints: number;
-  esefCompanies: number;
-  esefCurrencies: string[];
   dropped: number;
   mergedCompanies: number;
   keptApart: number;
@@ -28,8 +22,12 @@ export interface DemoCounts {
   ghgCompanies: number;
 }
 
-/** demo/SOURCES.md: what the demo bundle holds, where each part comes from, and its terms. */
-export function sourcesText(c: DemoCounts): string {
+/**
+ * demo/SOURCES.md: what the demo bundle holds, where each part comes from, and its terms; each
+ * source of filings says its own (`parts`, in the order of the list of sources).
+ */
+export function sourcesText(c: DemoCounts, parts: readonly DemoText[]): string {
+  const rules = parts.flatMap((p) => (p.rules === undefined ? [] : [`${p.rules}\n`])).join('');
   const secMap = Object.entries(SEC_EXCHANGE_MIC)
     .map(([label, mic]) => `${label} → ${mic}`)
     .join(', ');
@@ -48,12 +46,7 @@ it. \`demo/REPORT.txt\` lists every source row that was left out or merged, and 
 - ${c.documents} source documents and ${c.dataPoints} revenue data points of ${c.companiesWithRevenue} companies, 2020–2026
 - data points in ${c.currencies.length} currencies: ${c.currencies.join(', ')}
 - ${c.fxRates} yearly FX rates
-- of those, ${c.filedDataPoints} data points of ${c.filedCompanies} companies read from ${c.filedDocuments} SEC filings (every
-  year the filings give, also before 2020), each with its XBRL concept, period and accession number
-- of those, ${c.esefDataPoints} data points of ${c.esefCompanies} European companies read from ${c.esefDocuments} ESEF annual reports
-  (xBRL-JSON from filings.xbrl.org; ${c.esefCurrencies.join(', ')}, in USD by the yearly rates), each with its IFRS concept and period,
-  its document dated when filings.xbrl.org added it and linked to the report's viewer; those companies carry their LEI
-- ${c.dropped} source rows dropped (each with its reason in REPORT.txt)
+${parts.map((p) => `${p.holds}\n`).join('')}- ${c.dropped} source rows dropped (each with its reason in REPORT.txt)
 - ${c.mergedCompanies} source companies merged into another's as further listings (one company per entity), ${c.keptApart} same-named companies kept apart (each with why in REPORT.txt's "entities:" lines)
 - ${c.auditFindings} findings of \`bin/corpdata check-data\` on this data, each explained in REPORT.txt's "check-data:" lines
 - ${c.ghgFigures} greenhouse-gas emission figures (Scope 1, 2, 3, in \`ghg_emissions.csv\`) of ${c.ghgCompanies} companies, from ${c.ghgDocuments} company reports; how many companies and company-years of each set matched the catalog, and why the others did not, is in REPORT.txt
@@ -71,9 +64,7 @@ an ESEF report names (its entity's LEI, matched by name and country): no other s
 | exchange codes | ISO 10383 MIC list (ISO 20022 Registration Authority) | published free of charge by the RA |
 | US revenue figures | SEC EDGAR XBRL "R" pages of 10-K/20-F filings | public US government records |
 | other revenue figures | the companies' annual reports and investor-relations pages, one URL per figure | factual data published by the companies; each data point cites its source URL |
-| filed US revenue figures | SEC XBRL companyfacts (\`data.sec.gov/api/xbrl/companyfacts\`) of 19 companies, as copied by GitHub starlightenergies/ParseSECreports and dgunning/edgartools; one SEC Financial Statement Data Set quarter (2009q3, via HansjoergW/sec-fincancial-statement-data-set); the companyfacts of 351 large US filers (FY2020–2025, \`companyfacts-sp500-2025.zip\`, from hanumantjain/sp500_agentic_ai, kotoba-lang/gov.sec.edgar, annanyashah9/accounting-redflag-screen and koonkayma/stock-batch) and their SEC submissions files (each filing's main document) | SEC output: US government data, public domain (edgartools and sp500_agentic_ai MIT, the data set repository Apache-2.0) |
-| filed European revenue figures | ESEF annual reports as filings.xbrl.org publishes them (xBRL-JSON), kept as test fixtures by GitHub alejandroplazalorenzo/spanish-financials-etl (Endesa, Inditex, Amper, Prosegur, Bankinter, Berkeley Energia, with the author's record of filings.xbrl.org's index) and TextLayer/isw-company-similarity (Kainos, and a GB page of the \`/api/filings\` index) | the filers' own regulatory filings, published by filings.xbrl.org (XBRL International); spanish-financials-etl MIT, isw-company-similarity no licence stated |
-| GHG emissions | os-climate ITR sample data (GitHub \`os-climate/ITR\`, \`test/inputs/\`): the emission rows only, which are company-reported figures | Apache-2.0 |
+${parts.map((p) => `${p.credits}\n`).join('')}| GHG emissions | os-climate ITR sample data (GitHub \`os-climate/ITR\`, \`test/inputs/\`): the emission rows only, which are company-reported figures | Apache-2.0 |
 | GHG emissions | "Profit and Emissions Database" by Robert Höglund (marginalcarbon.com / Carbon Gap), as cleaned by Open-Earth-Foundation/OpenClimate | CC BY 4.0: credit Robert Höglund |
 | GHG emissions | Klimatkollen (Klimatbyrån, GitHub \`Klimatbyran/klimatkollen\`), \`companyData.xlsx\` sheet "Main 2.1" | MIT |
 | FX rates | IMF International Financial Statistics (annual averages), US Federal Reserve H.10, ECB euro reference rates | IMF: free reuse with attribution ("Source: International Monetary Fund"); Fed: public domain; ECB: reuse with attribution |
@@ -107,19 +98,7 @@ an ESEF report names (its entity's LEI, matched by name and country): no other s
   (reporting period = the calendar year in which the fiscal year ends). Figures without a yearly
   FX rate for their currency and year (the sources have no 2025 average for some currencies and no
   2026 rates at all) are dropped: the service never stores a figure without its USD value.
-- Filed figures (SEC companyfacts and data sets in \`filings/\`) are chosen by the rules
-  \`bin/corpdata ingest\` applies: annual periods of 10-K, 20-F and 40-F filings and their
-  amendments, the first present revenue concept of each filing and period (Revenues,
-  RegulatedAndUnregulatedOperatingRevenue, RevenuesNetOfInterestExpense, contract revenue excluding
-  then including assessed tax, SalesRevenueNet; IFRS Revenue, then RevenueFromContractsWithCustomers),
-  the other candidates kept beside it, the reporting period from the period end (one ending by 7
-  January counts to the year before), the figure as first reported and each later different value
-  as a restatement; a later value that is the earlier one rounded to its own precision confirms it
-  (its filing is named on the figure) and adds no data point. Each filing is one document, dated
-  with its filed date and linked to its EDGAR filing index and, where the SEC submissions name it,
-  its main document; its figures keep their concept and period. A filing the demo reads as XBRL
-  replaces its "R" page figures (REPORT.txt names them).
-- The other sources give no publication dates. Every document's date is derived by one rule: the end of
+${rules}- The other sources give no publication dates. Every document's date is derived by one rule: the end of
   the latest period it reports (as stated, else 31 December) plus ${PUBLICATION_LAG_DAYS} days, and its title
   says "[publication date derived]". Source flags stay visible in document titles: "[currency
   inferred from home country]", "[third-party copy]", "[standardised by FTSE Russell via LSE]".

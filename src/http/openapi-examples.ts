@@ -3,17 +3,16 @@
  * companies exactly as the demo dataset serves them, ids included, so that a reader can make each
  * call against a demo server and get the answer shown. test/openapi.examples.test.ts calls every
  * example against the demo and fails when an answer no longer matches (the demo changed): update
- * the figures here from its output.
+ * the figures here from its output. Each dataset keeps the examples of its own operations in its
+ * folder (`Dataset.openApiExamples`); these are the operations of no dataset.
  *
- * Apple Inc. (AAPL on Nasdaq Global Select, CIK 0000320193): revenue from its 10-K filings (fiscal
- * 2025 ended 27 September 2025: 416,161,000,000 USD), emissions from its Environmental Progress
- * Report 2021 (calendar 2020, page 67). adidas AG (ADS on Xetra) shows a figure reported in EUR.
+ * Apple Inc. (AAPL on Nasdaq Global Select, CIK 0000320193): the provenance of its fiscal 2025
+ * revenue (10-K, fiscal year ended 27 September 2025: 416,161,000,000 USD).
  */
 
 type Json = Record<string, unknown>;
 
 const APPLE_ID = '881c005d-55e9-5f65-b1af-0632fd1b08ab';
-const ADIDAS_ID = 'eec95766-1e63-581e-bc61-c45da5fc31ea';
 
 /** Apple's company record, as search, resolve and list answer it. */
 export const EXAMPLE_COMPANY = {
@@ -24,23 +23,9 @@ export const EXAMPLE_COMPANY = {
   country: 'United States',
 };
 
-/** Data points: Apple's fiscal 2025 and 2024 revenue, its 2020 Scope 1 and 3 emissions, its 2020 revenue; adidas's 2023 revenue. */
-const POINT = {
-  revenue2025: '89655bb7-eb62-5c3f-8b67-3badddfbe060',
-  revenue2024: '0bf2becf-b331-58f8-878c-bfa6dff4bc27',
-  revenue2020: '89ae49f0-d48b-5c69-8e62-a018fd5b0fe3',
-  scope1: '9ec6aa20-be6f-512b-8b24-dda9a7db0b42',
-  scope3: 'ad5b1180-c4b9-5769-836b-46f19c89e0b3',
-  adidas2023: '4a115f84-82de-57a4-88c5-57358bef9a15',
-};
-
-const DOCUMENT = {
-  tenK2025: '14c6f503-5c02-5f69-8b7e-e7d5df3aaf92',
-  tenK2024: '5993d98f-37f4-566a-8eab-721376cc5f7b',
-  tenK2020: 'aa3c33d6-5528-5fb8-8471-202441d27dd3',
-  environment2021: '707943ce-3759-5235-9180-9b71125eabd8',
-  adidas2023: '78ffdd21-8311-5d52-8bc3-7a2c7d5096db',
-};
+/** Apple's fiscal 2025 revenue data point, and its 10-K. */
+const POINT = { revenue2025: '89655bb7-eb62-5c3f-8b67-3badddfbe060' };
+const DOCUMENT = { tenK2025: '14c6f503-5c02-5f69-8b7e-e7d5df3aaf92' };
 
 /** The value each parameter takes in the examples (the reference page's calls are built from them). */
 export const PARAMETER_EXAMPLES: Record<string, unknown> = {
@@ -85,122 +70,12 @@ export const NOT_FOUND_EXAMPLE = {
   ],
 };
 
-/** Apple's revenue of a fiscal year, reported in USD in its 10-K. */
-function appleRevenue(publicUrl: string, period: number, value: number, documentId: string, point: string): Json {
-  return {
-    year_of_disclosure: period,
-    reporting_period: period,
-    metric: 'Total Revenue',
-    value,
-    ccy: 'USD',
-    original_value: value,
-    original_ccy: 'USD',
-    company_id: APPLE_ID,
-    document_id: documentId,
-    traceability_source_url: `${publicUrl}/trace/${point}`,
-  };
-}
-
-function revenues(publicUrl: string) {
-  const fy2025 = appleRevenue(publicUrl, 2025, 416161000000, DOCUMENT.tenK2025, POINT.revenue2025);
-  const fy2024 = appleRevenue(publicUrl, 2024, 391035000000, DOCUMENT.tenK2024, POINT.revenue2024);
-  const adidas2023 = {
-    year_of_disclosure: 2024,
-    reporting_period: 2023,
-    metric: 'Total Revenue',
-    value: 23168342880,
-    ccy: 'USD',
-    original_value: 21427000000,
-    original_ccy: 'EUR',
-    company_id: ADIDAS_ID,
-    document_id: DOCUMENT.adidas2023,
-    traceability_source_url: `${publicUrl}/trace/${POINT.adidas2023}`,
-  };
-  return { fy2025, fy2024, adidas2023 };
-}
-
-/** Apple's 2020 Scope 1 and Scope 3 emissions (Environmental Progress Report 2021, page 67). */
-function emissions(publicUrl: string): Json[] {
-  return [
-    ['1', 47430, POINT.scope1],
-    ['3', 22550000, POINT.scope3],
-  ].map(([scope, value, point]) => ({
-    year_of_disclosure: 2021,
-    reporting_period: 2020,
-    scope,
-    value,
-    unit: 'tCO2e',
-    company_id: APPLE_ID,
-    document_id: DOCUMENT.environment2021,
-    traceability_source_url: `${publicUrl}/trace/${point}`,
-  }));
-}
-
-/** The same emissions per USD million of Apple's fiscal 2020 revenue. */
-function intensity(publicUrl: string): Json[] {
-  return [
-    ['1', 0.173, POINT.scope1],
-    ['3', 82.145, POINT.scope3],
-  ].map(([scope, value, point]) => ({
-    reporting_period: 2020,
-    scope,
-    value,
-    unit: 'tCO2e/USD million',
-    company_id: APPLE_ID,
-    emissions_document_id: DOCUMENT.environment2021,
-    revenue_document_id: DOCUMENT.tenK2020,
-    traceability_source_url: `${publicUrl}/trace/${point}~${POINT.revenue2020}`,
-  }));
-}
-
-/** What a batch job for adidas answers when the dataset has no figure for its period. */
-function noPeriod(period: number, available: number[]): Json {
-  const which = `No data for reporting period ${period} of the given ticker on the given mic_code: not covered by any processed document.`;
-  return {
-    status: 404,
-    detail:
-      available.length === 0
-        ? `${which} The company has no available period in this dataset yet.`
-        : `${which} Available periods: ${available.join(', ')} (the free periods endpoint lists them).`,
-    available_periods: available,
-  };
-}
-
 /**
  * The 200 answer of every operation, by operationId, for a server whose public base URL is
  * `publicUrl` and whose datasets offer `subscriptions` (a new account holds them all).
  */
 export function responseExamples(publicUrl: string, subscriptions: readonly string[]): Record<string, unknown> {
-  const r = revenues(publicUrl);
-  const ghg = emissions(publicUrl);
-  const perMillion = intensity(publicUrl);
-  const ghgBatch = (records: Json[]) => ({ results: [{ status: 200, data: records }, noPeriod(2023, []), noPeriod(2021, [])] });
   return {
-    getRevenues: [r.fy2025],
-    getRevenuePeriods: {
-      company_id: APPLE_ID,
-      reporting_periods: [
-        2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015, 2014, 2013, 2012, 2011, 2010, 2009, 2008, 2007,
-      ],
-    },
-    getRevenuesHistory: {
-      company_id: APPLE_ID,
-      periods: [
-        { reporting_period: 2025, records: [r.fy2025] },
-        { reporting_period: 2024, records: [r.fy2024] },
-      ],
-    },
-    getRevenuesBatch: {
-      results: [{ status: 200, data: [r.fy2025] }, { status: 200, data: [r.adidas2023] }, noPeriod(2021, [2023, 2022])],
-    },
-    getGhgEmissions: ghg,
-    getGhgEmissionsPeriods: { company_id: APPLE_ID, reporting_periods: [2020] },
-    getGhgEmissionsHistory: { company_id: APPLE_ID, periods: [{ reporting_period: 2020, records: ghg }] },
-    getGhgEmissionsBatch: ghgBatch(ghg),
-    getGhgIntensity: perMillion,
-    getGhgIntensityPeriods: { company_id: APPLE_ID, reporting_periods: [2020] },
-    getGhgIntensityHistory: { company_id: APPLE_ID, periods: [{ reporting_period: 2020, records: perMillion }] },
-    getGhgIntensityBatch: ghgBatch(perMillion),
     searchCompanies: [EXAMPLE_COMPANY],
     resolveCompanies: {
       results: [

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { conceptRank, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { parsePairs } from '../ingest/filings/ingest-filings.js';
@@ -37,17 +37,10 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
       if (spec.guard !== undefined) counts[spec.name] = passedOverCount(spec, revenues);
       continue;
     }
-    const { rows } = await sql<{
-      company_id: string;
-      document_id: string;
-      reporting_period: number;
-      confirmed_by: string | null;
-      concept: string | null;
-      candidates: string | null;
-    }>`
-      select company_id, document_id, reporting_period, confirmed_by, concept, candidates from ${sql.table(spec.table)}`.execute(
-      db,
-    );
+    const rows = await db
+      .selectFrom(spec.table)
+      .select(['company_id', 'document_id', 'reporting_period', 'confirmed_by', 'concept', 'candidates'])
+      .execute();
     if (spec.guard !== undefined) counts[spec.name] = passedOverCount(spec, rows);
     filed.push({
       metric: spec.metric,

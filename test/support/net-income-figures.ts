@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../src/db/schema.js';
+import type { Database, FigurePointTable } from '../../src/db/schema.js';
 import type { FigureSpec } from '../../src/ingest/core/figure-spec.js';
+
+// The test's own figure table, added to the schema's figure tables for the tests alone: the build
+// of the product (tsconfig.build.json) never reads this file, so its schema lists no test table.
+declare module '../../src/db/schema.js' {
+  interface FigureTables {
+    test_net_income_points: FigurePointTable;
+  }
+}
 
 /**
  * A second figure spec, as net income will declare it (design §17), writing to a table the test

@@ -1,5 +1,6 @@
 import type { Dataset } from '../dataset.js';
 import { ghgBundle } from './ghg-bundle.js';
+import { ghgEmissionExamples } from './ghg-examples.js';
 import { GHG_PRICES } from './ghg-prices.js';
 import { GhgEmissionProvenanceSchema } from './ghg-provenance.js';
 import { type GhgEmissionRecord, GhgEmissionRecordSchema } from './ghg-record.js';
@@ -36,4 +37,5 @@ export const ghgEmissions: Dataset<GhgEmissionRecord> = {
   trace: traceEmission,
   bundle: ghgBundle,
   example: { file: 'ghg_emissions.csv', documentKind: 'sustainability', row: { scope: '1', value: '1.5', unit: 'kt' } },
+  openApiExamples: ghgEmissionExamples,
 };

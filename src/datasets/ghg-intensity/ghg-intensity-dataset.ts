@@ -1,5 +1,6 @@
 import type { Dataset } from '../dataset.js';
 import { GHG_FIRST_ACCESS_CREDITS, GHG_NO_DATA_CREDITS, GHG_REPEAT_CREDITS } from '../ghg-emissions/ghg-prices.js';
+import { ghgIntensityExamples } from './intensity-examples.js';
 import { GhgIntensityProvenanceSchema } from './intensity-provenance.js';
 import { type GhgIntensityRecord, GhgIntensityRecordSchema } from './intensity-record.js';
 import { traceIntensity } from './intensity-trace.js';
@@ -32,4 +33,5 @@ export const ghgIntensity: Dataset<GhgIntensityRecord> = {
   load: loadCompanyIntensity,
   mock: mockIntensity,
   trace: traceIntensity,
+  openApiExamples: ghgIntensityExamples,
 };

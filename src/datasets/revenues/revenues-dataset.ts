@@ -1,13 +1,16 @@
 import type { MoneyRecord } from '../kit/money-figures/figure-record.js';
 import { moneyFigureDataset } from '../kit/money-figures/money-figure-dataset.js';
 import type { MoneyFigureSpec } from '../kit/money-figures/money-figure-spec.js';
-import { revenueFigures } from './revenue-figures.js';
+import { revenueExamples } from './revenue-examples.js';
 import { REVENUE_PRICES } from './revenue-prices.js';
 
 /** One revenue record (design §1.6). */
 export type RevenueRecord = MoneyRecord<'Total Revenue'>;
 
-/** What the kit needs to serve revenues: its figure table, metric, prices and words. */
+/**
+ * What the kit needs to serve revenues: its figure table, metric, prices, the concepts it reads
+ * from filings, and its words.
+ */
 export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
   dataset: 'revenues',
   table: 'revenue_points',
@@ -19,6 +22,34 @@ export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
   bundleFile: 'revenues.csv',
   bundleCurrencyColumn: 'currency',
   bundleAlwaysListed: true,
+  /**
+   * Revenue from filings (design §10.3, §14.2). A total comes before any part of it: a utility's
+   * total operating revenues (`RegulatedAndUnregulatedOperatingRevenue`) before its contract
+   * revenue, a bank's total net revenue before anything narrower. Never the largest candidate: a
+   * contract revenue can exceed the total it is part of (Southern 2024), a card network's gross
+   * revenue its net (Mastercard 2021). Component concepts (goods only, services only) are absent on
+   * purpose: taken alone they understate a company's revenue.
+   */
+  filed: {
+    noun: 'revenue',
+    concepts: {
+      'us-gaap': [
+        'us-gaap:Revenues',
+        'us-gaap:RegulatedAndUnregulatedOperatingRevenue',
+        'us-gaap:RevenuesNetOfInterestExpense',
+        'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
+        'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax',
+        'us-gaap:SalesRevenueNet',
+      ],
+      'ifrs-full': ['ifrs-full:Revenue', 'ifrs-full:RevenueFromContractsWithCustomers'],
+    },
+    // A revenue under the filing's own cost of revenue or operating income, beside a larger
+    // candidate, is a sub-line (General Mills' `Revenues` FY2023, Eaton's `Revenues` of 0).
+    guard: {
+      'us-gaap': ['us-gaap:CostOfRevenue', 'us-gaap:CostOfGoodsAndServicesSold', 'us-gaap:OperatingIncomeLoss'],
+      'ifrs-full': ['ifrs-full:CostOfSales', 'ifrs-full:ProfitLossFromOperatingActivities'],
+    },
+  },
   wording: {
     recordTitle: 'RevenueRecord',
     provenanceTitle: 'Provenance',
@@ -49,5 +80,5 @@ export const revenues = moneyFigureDataset(REVENUE_FIGURES, {
     noData: 'The company and period exist but no revenue figure was published for it.',
     forbidden: 'The account has no subscription to the revenues dataset.',
   },
-  figures: revenueFigures,
+  openApiExamples: revenueExamples,
 });

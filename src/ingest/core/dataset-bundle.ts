@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, FigureTableName } from '../../db/schema.js';
 import type { Checked } from './field-checks.js';
 import type { ImportIssue } from './issues.js';
 import type { Rates } from './rates.js';
@@ -40,7 +40,7 @@ export interface DatasetBundle {
    * The money figure table the file fills, if it does (columns as `revenue_points`): its USD
    * values are recomputed, as revenues' are, when an import changes an FX rate.
    */
-  readonly figureTable?: string;
+  readonly figureTable?: FigureTableName;
   /** Writes the checked stage, keyed by stable ids: the same bundle twice changes nothing. */
   apply(db: Kysely<Database>): Promise<void>;
   /** Every stored row, as the file's lines (`columns` then `optionalColumns`), in a stable order. */

@@ -1,3 +1,5 @@
+import type { FigureTableName } from '../../db/schema.js';
+
 /**
  * A dataset of figures read from filings (design §10, §14, §17): revenues, net income. It declares
  * which concepts it reads and where its figures go; the filings pipeline (`ingest/filings/`) and
@@ -9,7 +11,7 @@
 export interface FigureSpec {
   /** The dataset's name, as its counts are keyed in an ingest's summary: `revenues`, `net-income`. */
   readonly name: string;
-  /** What its records call the metric: `Revenue`, `Net Income`. */
+  /** What its records call the metric: `Total Revenue`, `Net Income`. */
   readonly metric: string;
   /** The metric in running text (reports, messages): `revenue`, `net income`. */
   readonly noun: string;
@@ -26,8 +28,8 @@ export interface FigureSpec {
    * also tags a larger candidate (revenue: cost of revenue and operating income). Absent: no guard.
    */
   readonly guard?: Readonly<Record<string, readonly string[]>>;
-  /** The table its figures are written to; same columns as `revenue_points`. */
-  readonly table: string;
+  /** The table its figures are written to: one of `FigureTables` (src/db/schema.ts), all of one shape. */
+  readonly table: FigureTableName;
   /** Its file in an import bundle: `revenues.csv`, `net_income.csv`. */
   readonly bundleFile: string;
   /**

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, FigureTableName } from '../../db/schema.js';
 import { SUB_UNITS } from '../../money/currencies.js';
 import { toUsd } from '../../money/normalize.js';
 
@@ -20,19 +20,19 @@ export async function renormalize(
   trx: Transaction<Database>,
   before: Rates,
   after: Rates,
-  tables: readonly string[],
+  tables: readonly FigureTableName[],
 ): Promise<number> {
   let updated = 0;
-  for (const table of tables) updated += await renormalizeTable(trx, before, after, table as 'revenue_points');
+  for (const table of tables) updated += await renormalizeTable(trx, before, after, table);
   return updated;
 }
 
-/** One money figure table (columns as `revenue_points`, the shape Kysely is told). */
+/** One money figure table (every one has the columns `FigurePointTable` types). */
 async function renormalizeTable(
   trx: Transaction<Database>,
   before: Rates,
   after: Rates,
-  table: 'revenue_points',
+  table: FigureTableName,
 ): Promise<number> {
   let updated = 0;
   for (const [key, rate] of after) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { revenueFigures } from '../../datasets/revenues/revenue-figures.js';
+import { revenues } from '../../datasets/revenues/revenues-dataset.js';
 import { conceptRank, conceptsOf, guardConceptsOf, guardOf } from '../core/figure-spec.js';
 import { isAnnualForm } from '../sources/sec/rules.js';
 import {
@@ -12,6 +12,7 @@ import {
   selectFiguresAndConfirmations,
 } from './select-figures.js';
 
+const revenueFigures = revenues.figures ?? expect.unreachable('revenues reads its figures from filings');
 const REVENUE_CONCEPTS = conceptsOf(revenueFigures);
 
 const ENDS = ['2020-12-31', '2021-12-31', '2022-12-31'];

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ConfigSection, Env } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import type { IngestCommand } from '../core/ingest-command.js';
+import type { DemoPart } from '../demo/demo-part.js';
 import type { FetchCounts } from '../sync/source-fetcher.js';
 import type { SourceSyncOptions } from '../sync/sync-run.js';
 
@@ -9,8 +10,8 @@ import type { SourceSyncOptions } from '../sync/sync-run.js';
  * A source of data (design §15): one folder under `src/ingest/sources/` exports one of these, and
  * the composition root lists them (`ingest/registry.ts`) and hands the list to the CLI and the
  * config, as Kysely's core is handed a dialect. The CLI builds `ingest NAME` and `sync NAME` from
- * the list, the config has each source read its own variables; nothing outside the folder names a
- * source. How a filing of the source becomes a document, and what a figure's trace page shows of
+ * the list, the config has each source read its own variables, the demo builder runs each one's
+ * demo part; nothing outside the folder names a source. How a filing of the source becomes a document, and what a figure's trace page shows of
  * it, the folder's readers say with every fact (`ingest/filings/source.ts`): those go with the
  * figure when it is written, so the pages need no list.
  */
@@ -21,6 +22,11 @@ export interface Source extends ConfigSection<SourceSettings> {
   readonly ingest: readonly IngestCommand[];
   /** Its `bin/corpdata sync NAME`, when it has an API to keep current from. */
   readonly sync?: SyncCommand;
+  /**
+   * Its part of the demo bundle, when the reference data has files of it: loaded on use
+   * (`await import(…)`), like its readers, so that only the demo builder pays for it.
+   */
+  readonly demo?: () => Promise<DemoPart>;
   /**
    * Reads the source's own variables (`CORPDATA_{NAME}_…`) when the config is loaded, refusing a
    * malformed one (`ConfigError` naming it); what depends on them is in the answer.

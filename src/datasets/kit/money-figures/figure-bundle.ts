@@ -1,12 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../../db/schema.js';
+import type { Database, FigureTableName } from '../../../db/schema.js';
 import type { DatasetBundle } from '../../../ingest/core/dataset-bundle.js';
 import { applyFigureStage, createFigureStage, FIGURE_STAGE_COLUMNS } from '../../../ingest/core/figure-stage.js';
 import type { ImportIssue } from '../../../ingest/core/issues.js';
 import { checkFigureDocuments } from '../../../ingest/core/stage-checks.js';
 import { stageMoneyFigure } from '../../../ingest/sources/bundle/stage-row.js';
 import { figurePointId } from './figure-point-id.js';
-import { figureTable } from './figure-table.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 const PAGE = 5000;
@@ -81,11 +80,14 @@ export function figureBundle(spec: MoneyFigureSpec, file: string): DatasetBundle
   };
 }
 
-async function* exportFigures(db: Kysely<Database>, table: string): AsyncIterable<ReadonlyArray<string | number | null>> {
+async function* exportFigures(
+  db: Kysely<Database>,
+  table: FigureTableName,
+): AsyncIterable<ReadonlyArray<string | number | null>> {
   let after = '';
   for (;;) {
     const rows = await db
-      .selectFrom(figureTable(table))
+      .selectFrom(table)
       .select(['point_id', 'company_id', 'document_id', 'reporting_period', 'original_value', 'original_ccy', 'value_usd'])
       .select([...FILED])
       .where('point_id', '>', after)

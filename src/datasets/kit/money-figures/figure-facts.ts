@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { disclosureOrder } from '../../../db/disclosure.js';
-import type { Database, DocumentStatus } from '../../../db/schema.js';
+import type { Database, DocumentStatus, FigureTableName } from '../../../db/schema.js';
 import type { FigureSpec } from '../../../ingest/core/figure-spec.js';
 import { parsePairs } from '../../../ingest/filings/ingest-filings.js';
 import { parseTraceFields, type SourceTraceField } from '../../../ingest/filings/source.js';
 import { readCandidates, type TraceCandidate } from './figure-guard.js';
-import { figureTable, figureTableAsP } from './figure-table.js';
+import { figureTableAsP } from './figure-table.js';
 
 /** What a traceability page shows to anyone: where a data point comes from, not its value. */
 export interface TraceFacts {
@@ -78,7 +78,7 @@ const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The public facts of a data point of the figure table `table`, or undefined for an id not there. */
 export async function loadTraceFacts(
   db: Kysely<Database>,
-  table: string,
+  table: FigureTableName,
   pointId: string,
   figures?: FigureSpec,
 ): Promise<TraceFacts | undefined> {
@@ -185,12 +185,12 @@ export async function loadTraceFacts(
 /** The values of the company-period's data points, by point id. Call only for an account that bought it. */
 export async function loadTraceValues(
   db: Kysely<Database>,
-  table: string,
+  table: FigureTableName,
   companyId: string,
   period: number,
 ): Promise<Map<string, TraceValues>> {
   const rows = await db
-    .selectFrom(figureTable(table))
+    .selectFrom(table)
     .select(['point_id', 'value_usd', 'original_value', 'original_ccy', 'fx_rate', 'fx_source'])
     .where('company_id', '=', companyId)
     .where('reporting_period', '=', period)

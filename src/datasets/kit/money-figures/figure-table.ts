@@ -1,12 +1,7 @@
-/**
- * A figure table as Kysely's types know it: every one has exactly `revenue_points`' columns, so
- * queries are written once against that shape and run on the dataset's own table.
- */
-export function figureTable(table: string): 'revenue_points' {
-  return table as 'revenue_points';
-}
+import type { FigureTableName } from '../../../db/schema.js';
 
-/** The same table aliased `p`, as the kit's joins name it. */
-export function figureTableAsP(table: string): 'revenue_points as p' {
-  return `${table} as p` as 'revenue_points as p';
-}
+/**
+ * A figure table aliased `p`, as the kit's joins name it. Every figure table has the same columns
+ * (`FigurePointTable`), so a query over any of them is typed as it is written.
+ */
+export const figureTableAsP = (table: FigureTableName): `${FigureTableName} as p` => `${table} as p`;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { disclosureYear } from '../../../db/disclosure.js';
-import type { Database } from '../../../db/schema.js';
+import type { Database, FigureTableName } from '../../../db/schema.js';
 import { type CompanyData, companyDataOf } from '../../period-data.js';
 import type { MoneyRecord } from './figure-record.js';
 import { figureTableAsP } from './figure-table.js';
@@ -19,7 +19,7 @@ export function figureLoader<M extends string>(
 
 async function loadFigures<M extends string>(
   db: Kysely<Database>,
-  table: 'revenue_points as p',
+  table: `${FigureTableName} as p`,
   metric: M,
   companyId: string,
   publicUrl: string,

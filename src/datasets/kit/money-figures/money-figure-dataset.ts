@@ -17,6 +17,7 @@ function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSp
     metric: spec.metric,
     noun: filed.noun,
     concepts: filed.concepts,
+    ...(filed.guard === undefined ? {} : { guard: filed.guard }),
     table: spec.table,
     bundleFile,
     bundleColumns: figureBundleColumns(spec),
@@ -25,10 +26,7 @@ function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSp
 }
 
 /** What a money figure dataset says beyond its {@link MoneyFigureSpec}: the declaration's own words. */
-export type MoneyFigureDeclaration = Pick<
-  Dataset,
-  'label' | 'subscription' | 'route' | 'example' | 'figures' | 'openApiExamples'
->;
+export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'route' | 'example' | 'openApiExamples'>;
 
 /**
  * A dataset of money figures per company-period from documents, from its declaration: records,
@@ -39,8 +37,7 @@ export function moneyFigureDataset<M extends string>(
   declaration: MoneyFigureDeclaration,
 ): Dataset<MoneyRecord<M>> {
   const figures =
-    declaration.figures ??
-    (spec.filed !== undefined && spec.bundleFile !== undefined ? filedFigureSpec(spec, spec.filed, spec.bundleFile) : undefined);
+    spec.filed !== undefined && spec.bundleFile !== undefined ? filedFigureSpec(spec, spec.filed, spec.bundleFile) : undefined;
   return {
     name: spec.dataset,
     ...declaration,

@@ -1,3 +1,4 @@
+import type { FigureTableName } from '../../../db/schema.js';
 import type { DatasetPrices } from '../../dataset.js';
 
 /**
@@ -8,8 +9,8 @@ import type { DatasetPrices } from '../../dataset.js';
 export interface MoneyFigureSpec {
   /** The dataset's name: the purchase key, the ledger's endpoint, the buy link. */
   readonly dataset: string;
-  /** The figure table (columns as `revenue_points`). */
-  readonly table: string;
+  /** The figure table (`FigureTables` in src/db/schema.ts: columns as every figure table's). */
+  readonly table: FigureTableName;
   /** The records' `metric` text, also the trace page's title ("Total Revenue"). */
   readonly metric: string;
   /**
@@ -42,7 +43,12 @@ export interface MoneyFigureSpec {
    * metric in running text. With a `bundleFile`, the kit declares the dataset's figure spec, so
    * every filings ingest and the demo fill its table.
    */
-  readonly filed?: { readonly noun: string; readonly concepts: Readonly<Record<string, readonly string[]>> };
+  readonly filed?: {
+    readonly noun: string;
+    readonly concepts: Readonly<Record<string, readonly string[]>>;
+    /** The statements' arithmetic a candidate must pass (design §18.4; `FigureSpec.guard`), if any. */
+    readonly guard?: Readonly<Record<string, readonly string[]>>;
+  };
   /** The words of the record schema, the provenance schema and the trace page. */
   readonly wording: {
     /** Schema titles: the OpenAPI document names them. */

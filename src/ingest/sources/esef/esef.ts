@@ -30,6 +30,7 @@ export function esefSettings(env: Env): EsefSettings {
 export const esef: Source = {
   name: 'esef',
   ingest: esefCommands,
+  demo: async () => (await import('./esef-demo.js')).esefDemo,
   sync: {
     description:
       "Sync from filings.xbrl.org: the index per country newest first until reports already seen, then each new report's xBRL-JSON.",

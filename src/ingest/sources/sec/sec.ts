@@ -40,6 +40,7 @@ export function secSettings(env: Env): SecSettings {
 export const sec: Source = {
   name: 'sec',
   ingest: secCommands,
+  demo: async () => (await import('./sec-demo.js')).secDemo,
   sync: {
     description:
       'Sync from the SEC: company_tickers_exchange.json, then per CIK its companyfacts and submissions, conditionally; needs CORPDATA_SEC_USER_AGENT.',

@@ -1,20 +1,43 @@
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_INGEST_LIMITS } from '../config.js';
-import type { EsefFilingTable } from '../db/schema.js';
-import { conceptsOfAll, type FigureSpec } from '../ingest/core/figure-spec.js';
-import { nameMatchKey } from '../ingest/filings/match-company.js';
-import { reportingPeriodOf } from '../ingest/filings/periods.js';
-import { type SkipReason, selectFiguresAndConfirmations, selectionRules } from '../ingest/filings/select-figures.js';
-import { esefIndexLookup, readEsefFilers } from '../ingest/sources/esef/esef-filers.js';
-import { esefFiler, esefSource } from '../ingest/sources/esef/esef-source.js';
-import { esefFilingRow } from '../ingest/sources/esef/ingest-index.js';
-import { FILINGS_XBRL_ORG, readEsefIndexPage } from '../ingest/sources/esef/read-index.js';
-import { isCurrency } from '../money/currencies.js';
-import type { DemoCompany } from './companies.js';
-import { type FiledFigure, filedFigure } from './filings.js';
-import type { Report } from './report.js';
-import type { DemoDocument } from './revenues.js';
+import { DEFAULT_INGEST_LIMITS } from '../../../config.js';
+import type { EsefFilingTable } from '../../../db/schema.js';
+import { isCurrency } from '../../../money/currencies.js';
+import { conceptsOfAll } from '../../core/figure-spec.js';
+import {
+  type DemoCatalogCompany,
+  type DemoFiledDocument,
+  type DemoFiledFigure,
+  type DemoInput,
+  type DemoPart,
+  type DemoRows,
+  demoFiledFigure,
+} from '../../demo/demo-part.js';
+import { nameMatchKey } from '../../filings/match-company.js';
+import { reportingPeriodOf } from '../../filings/periods.js';
+import { type SkipReason, selectFiguresAndConfirmations, selectionRules } from '../../filings/select-figures.js';
+import { esefIndexLookup, readEsefFilers } from './esef-filers.js';
+import { esefFiler, esefSource } from './esef-source.js';
+import { esefFilingRow } from './ingest-index.js';
+import { FILINGS_XBRL_ORG, readEsefIndexPage } from './read-index.js';
+
+/** ESEF's part of the demo: the reports beside the reference data (`esef/`), and what the demo says of them. */
+export const esefDemo: DemoPart = {
+  read: esefFigures,
+  describe: ({ documents, figures }) => {
+    const points = figures.length;
+    const companies = new Set(figures.map((f) => f.companyId)).size;
+    const currencies = [...new Set(figures.map((f) => f.currency))].sort();
+    return {
+      summary: `esef: ${points} data points of ${companies} companies from ${documents.length} ESEF reports (${currencies.join(' ')}, in USD by the yearly rates)`,
+      holds: `- of those, ${points} data points of ${companies} European companies read from ${documents.length} ESEF annual reports
+  (xBRL-JSON from filings.xbrl.org; ${currencies.join(', ')}, in USD by the yearly rates), each with its IFRS concept and period,
+  its document dated when filings.xbrl.org added it and linked to the report's viewer; those companies carry their LEI`,
+      credits:
+        "| filed European revenue figures | ESEF annual reports as filings.xbrl.org publishes them (xBRL-JSON), kept as test fixtures by GitHub alejandroplazalorenzo/spanish-financials-etl (Endesa, Inditex, Amper, Prosegur, Bankinter, Berkeley Energia, with the author's record of filings.xbrl.org's index) and TextLayer/isw-company-similarity (Kainos, and a GB page of the `/api/filings` index) | the filers' own regulatory filings, published by filings.xbrl.org (XBRL International); spanish-financials-etl MIT, isw-company-similarity no licence stated |",
+    };
+  },
+};
 
 const SPANISH = join('xbrl-json', 'alejandroplazalorenzo_spanish-financials-etl');
 const TEXTLAYER = join('xbrl-json', 'TextLayer_isw-company-similarity');
@@ -52,13 +75,8 @@ async function indexRows(esefDir: string): Promise<EsefFilingTable[]> {
  * sources give no LEIs; the LEI is then recorded on it, as ingest does). A filer no demo company
  * lists is reported, not added. `figures` is in the order of `specs`.
  */
-export async function esefFigures(
-  esefDir: string,
-  companies: readonly DemoCompany[],
-  report: Report,
-  hasRate: (currency: string, year: number) => boolean,
-  specs: readonly FigureSpec[],
-): Promise<{ documents: DemoDocument[]; figures: FiledFigure[][]; leis: Map<string, string> }> {
+async function esefFigures({ dataDir, companies, specs, hasRate, note }: DemoInput): Promise<DemoRows> {
+  const esefDir = join(dataDir, 'esef');
   const files = [
     ...readdirSync(join(esefDir, SPANISH))
       .filter((f) => f.endsWith('.json') && f !== 'filings.json')
@@ -75,13 +93,13 @@ export async function esefFigures(
   );
   const source = esefSource(filers);
   const rules = specs.map((spec) => selectionRules(spec, isCurrency, source.isAnnualForm));
-  const byName = new Map<string, DemoCompany[]>();
+  const byName = new Map<string, DemoCatalogCompany[]>();
   for (const c of companies) {
     const key = `${nameMatchKey(c.name)}|${c.country ?? ''}`;
     byName.set(key, [...(byName.get(key) ?? []), c]);
   }
-  const documents = new Map<string, DemoDocument>();
-  const figures: FiledFigure[][] = specs.map(() => []);
+  const documents = new Map<string, DemoFiledDocument>();
+  const figures: DemoFiledFigure[][] = specs.map(() => []);
   const leis = new Map<string, string>();
   for (const listed of filers) {
     // A bundle's financial document has a date: a report no index page lists stays out of the demo.
@@ -89,15 +107,15 @@ export async function esefFigures(
     const esef = { ...listed, filings: listed.filings.filter((f) => f.publishedOn !== null) };
     const filer = esefFiler(esef);
     const what = `esef: ${filer.name} (LEI ${filer.lei ?? 'none'}, ${listed.filings.map((f) => f.key).join(', ')})`;
-    if (undated > 0) report.lines.push(`${what}: ${undated} facts dropped: the index does not date their report`);
+    if (undated > 0) note(`${what}: ${undated} facts dropped: the index does not date their report`);
     if (filer.facts.length === 0) {
-      report.lines.push(`${what}: no ${specs.map((s) => s.noun).join(' or ')} tagged: no figure`);
+      note(`${what}: no ${specs.map((s) => s.noun).join(' or ')} tagged: no figure`);
       continue;
     }
     const found = byName.get(`${nameMatchKey(filer.name)}|${filer.country ?? ''}`) ?? [];
     const [company, ...more] = found;
     if (company === undefined || more.length > 0) {
-      report.lines.push(
+      note(
         `${what}: dropped: ${company === undefined ? 'no demo company of that name and country (no listing in the sources)' : 'several demo companies of that name and country'}, ${filer.facts.length} facts`,
       );
       continue;
@@ -106,7 +124,7 @@ export async function esefFigures(
     const periods = new Map<string, number>();
     for (const f of filer.facts) periods.set(f.accession, Math.max(periods.get(f.accession) ?? 0, reportingPeriodOf(f.end)));
     for (const [i, rule] of rules.entries()) {
-      const skip = (reason: SkipReason) => report.lines.push(`${what}: a ${specs[i]?.noun} fact left out: ${reason}`);
+      const skip = (reason: SkipReason) => note(`${what}: a ${specs[i]?.noun} fact left out: ${reason}`);
       const { figures: chosen, confirmations } = selectFiguresAndConfirmations(filer.facts, [], rule, skip);
       const confirmedBy = new Map<string, string[]>();
       const addDocument = (fact: (typeof filer.facts)[number]) => {
@@ -131,12 +149,10 @@ export async function esefFigures(
       for (const pick of chosen) {
         const { fact, reportingPeriod } = pick;
         if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
-          report.lines.push(
-            `${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`,
-          );
+          note(`${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
           continue;
         }
-        (figures[i] as FiledFigure[]).push(filedFigure(company.id, addDocument(fact), pick, confirmedBy));
+        (figures[i] as DemoFiledFigure[]).push(demoFiledFigure(company.id, addDocument(fact), pick, confirmedBy));
       }
     }
   }

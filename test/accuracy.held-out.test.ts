@@ -61,10 +61,12 @@ interface Trace {
   filing: { accession: string };
 }
 
-/** What is compared of a data point: the figure, its currency, its filing and year of disclosure. */
+/** What is compared of a data point: the figure as served and as reported, its currency and concept, its filing and year of disclosure. */
 interface Point {
   value: number | null;
+  original_value: number | null;
   ccy: string;
+  concept: string;
   accession: string;
   year_of_disclosure: number;
 }
@@ -79,6 +81,11 @@ function canonical(points: readonly Point[]): string {
     (a, b) => a.year_of_disclosure - b.year_of_disclosure || (a.accession < b.accession ? -1 : a.accession > b.accession ? 1 : 0),
   );
   return JSON.stringify(sorted);
+}
+
+/** The API serves a company-period's points first reported first: by year of disclosure. */
+function inDisclosureOrder(points: readonly Point[]): boolean {
+  return points.every((p, i) => i === 0 || (points[i - 1]?.year_of_disclosure ?? 0) <= p.year_of_disclosure);
 }
 
 function runOracle(): Promise<string> {
@@ -115,6 +122,19 @@ describe('the held-out oracle', () => {
   it('covers every held-out filer and every item', () => {
     expect(expected.companies.length).toBeGreaterThanOrEqual(27);
     for (const { item } of ITEMS) expect(Object.keys(expected.items[item] ?? {}).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('holds restatements, figures confirmed by a rounded repeat and revenue sub-lines passed over, so that each rule is measured', () => {
+    const periods = (item: string) => Object.values(expected.items[item] ?? {}).flatMap((company) => Object.values(company));
+    // A company-period restated at least once, for each measured item.
+    for (const { item } of ITEMS) expect(periods(item).filter((points) => points.length > 1).length).toBeGreaterThanOrEqual(30);
+    // SunEdison's 10-Ks of 2012–2014 tag a Revenues sub-line under their cost of goods sold beside SalesRevenueNet (design §18.4).
+    const sunedison = expected.items.revenues?.['945436'] ?? {};
+    expect(sunedison['2011']?.map((p) => [p.concept, p.value])).toEqual([['us-gaap:SalesRevenueNet', 2_715_500_000]]);
+    // Brown & Brown's 10-K of 2023 repeats its 2021 revenue rounded to hundreds of thousands: no data point (design §10.6).
+    expect(expected.items.revenues?.['79282']?.['2021']?.map((p) => [p.value, p.year_of_disclosure])).toEqual([
+      [3_051_398_000, 2022],
+    ]);
   });
 });
 
@@ -164,10 +184,12 @@ describe.each(dialects())('accuracy on held-out SEC filers (%s)', (dialect) => {
             headers: { accept: 'application/json' },
           });
           expect(trace.status).toBe(200);
-          const { filing } = (await trace.json()) as Trace;
+          const { concept, filing } = (await trace.json()) as Trace;
           return {
             value: r.value,
+            original_value: r.original_value,
             ccy: r.original_ccy ?? 'USD',
+            concept,
             accession: filing.accession,
             year_of_disclosure: r.year_of_disclosure,
           };
@@ -194,13 +216,15 @@ describe.each(dialects())('accuracy on held-out SEC filers (%s)', (dialect) => {
         for (const period of [...periods].sort()) {
           const oracle: Point[] = (wanted[period] ?? []).map((p) => ({
             value: p.value,
+            original_value: p.original_value,
             ccy: p.original_ccy,
+            concept: p.concept,
             accession: p.accession,
             year_of_disclosure: p.year_of_disclosure,
           }));
           const product = got.get(period) ?? [];
           total++;
-          if (canonical(oracle) === canonical(product)) exact++;
+          if (canonical(oracle) === canonical(product) && inDisclosureOrder(product)) exact++;
           else
             report.push(`${item} ${c.name} (CIK ${c.cik}) ${period}: oracle ${canonical(oracle)} product ${canonical(product)}`);
         }

@@ -88,6 +88,36 @@ function inDisclosureOrder(points: readonly Point[]): boolean {
   return points.every((p, i) => i === 0 || (points[i - 1]?.year_of_disclosure ?? 0) <= p.year_of_disclosure);
 }
 
+/** Rows of a CSV file (RFC 4180 quoting) as objects keyed by its header. */
+function csvRows(text: string): Array<Record<string, string>> {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n') {
+      row.push(field.replace(/\r$/, ''));
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  const [header = [], ...body] = rows;
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+}
+
 function runOracle(): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [`${DIR}/oracle.mjs`, ZIP], { maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
@@ -122,6 +152,19 @@ describe('the held-out oracle', () => {
   it('covers every held-out filer and every item', () => {
     expect(expected.companies.length).toBeGreaterThanOrEqual(27);
     for (const { item } of ITEMS) expect(Object.keys(expected.items[item] ?? {}).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('holds filers the demo has no filing of: the demo bundle has no financial document of theirs', () => {
+    const root = fileURLToPath(new URL('../demo/bundle', import.meta.url));
+    const held = new Set(expected.companies.map((c) => String(c.cik).padStart(10, '0')));
+    const companies = csvRows(readFileSync(`${root}/companies.csv`, 'utf8'));
+    const ids = new Set(companies.filter((r) => held.has(r.cik ?? '')).map((r) => r.company_id));
+    // The demo catalog lists them (from SEC's ticker file) but holds none of their filings.
+    expect(ids.size).toBeGreaterThanOrEqual(26);
+    const documents = csvRows(readFileSync(`${root}/documents.csv`, 'utf8'));
+    expect(documents.length).toBeGreaterThan(1000);
+    const theirs = documents.filter((d) => ids.has(d.company_id) && d.kind !== 'sustainability');
+    expect(theirs.map((d) => d.title)).toEqual([]);
   });
 
   it('holds restatements, figures confirmed by a rounded repeat and revenue sub-lines passed over, so that each rule is measured', () => {

@@ -20,6 +20,17 @@ export function perCore(cpuUs: number): number {
 }
 
 /**
+ * Below a microsecond a call the database did no work for it (what is left is its background
+ * processes): no capacity is implied.
+ */
+const NO_WORK_US = 1;
+
+/** The calls a second one core carries, or a dash where the side did no work for the call. */
+export function perCoreText(cpuUs: number): string {
+  return cpuUs < NO_WORK_US ? '—'.padStart(7) : whole(perCore(cpuUs));
+}
+
+/**
  * One line of the report: the call's CPU time per call on the product (app and database) beside the
  * bare route's, their ratio, the calls a second one core of each carries, and req/s (kept for
  * reference: on a shared machine they follow the other jobs more than the code).
@@ -29,7 +40,7 @@ export function reportLine(database: string, call: string, label: string, side: 
   const b = figuresOf(bare);
   const total = f.appUs + f.databaseUs;
   const db = database === 'postgres' ? ` + database ${us(f.databaseUs)} µs` : '';
-  const dbCore = database === 'postgres' ? `, database ${whole(perCore(f.databaseUs))}` : '';
+  const dbCore = database === 'postgres' ? `, database ${perCoreText(f.databaseUs)}` : '';
   const rounds = side.cpuUs.map(
     (x, i) => `${x.toFixed(1)}${database === 'postgres' ? `+${(side.databaseUs[i] ?? 0).toFixed(1)}` : ''}`,
   );

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startThrowawayPostgres } from '../scratch/throwaway-postgres.js';
-import { perCore } from './cpu-report.js';
+import { perCore, perCoreText } from './cpu-report.js';
 import { type BenchDatabase, CALL_NAMES, type CallName, type HttpResults, httpBench } from './http-bench.js';
 import { instancesBench } from './instances-bench.js';
 import { pgbenchDebit } from './pgbench.js';
@@ -81,7 +81,7 @@ function capacity(dialect: string, results: HttpResults): void {
   for (const [call, sides] of results) {
     const app = sides.get('app');
     if (app === undefined) continue;
-    const db = dialect === 'postgres' ? `, of PostgreSQL ${Math.round(perCore(app.databaseUs))} calls/s` : '';
+    const db = dialect === 'postgres' ? `, of PostgreSQL ${perCoreText(app.databaseUs).trim()} calls/s` : '';
     write(
       `${dialect.padEnd(9)} ${call.padEnd(14)} capacity: one core of the app ${Math.round(perCore(app.appUs))} calls/s${db}\n`,
     );
@@ -101,6 +101,13 @@ async function sqlite(): Promise<void> {
 async function postgres(): Promise<void> {
   // BENCH_PG_DURABLE=1: the throwaway server flushes every commit to disk before acknowledging it, as in service.
   const server = startThrowawayPostgres({ durable: process.env.BENCH_PG_DURABLE === '1' });
+  // Interrupted, the run leaves no server behind (it runs detached from this process).
+  const interrupted = () => {
+    server.stop();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const admin = new URL(server.url);
   const urlOf = (name: string) => Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
   try {
@@ -135,6 +142,8 @@ async function postgres(): Promise<void> {
       `postgres  pgbench one-row debit: 1 client ${one.toFixed(0)} tx/s, ${CONNECTIONS} clients ${many.toFixed(0)} tx/s (update accounts set balance = balance - 1 where account_id = ? and balance >= 1, prepared, same server)\n`,
     );
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     server.stop();
   }
 }

@@ -35,6 +35,7 @@ const MIGRATIONS = [
   '014-figure-source-detail',
   '015-charge-generic-plans',
   '016-ledger-adjustment',
+  '017-charge-one-debit',
 ];
 
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {

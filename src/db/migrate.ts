@@ -17,6 +17,7 @@ import * as netIncome from './migrations/013-net-income.js';
 import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
 import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
+import * as chargeOneDebit from './migrations/017-charge-one-debit.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -41,6 +42,7 @@ function provider(db: Db): MigrationProvider {
       '014-figure-source-detail': bind(figureSourceDetail),
       '015-charge-generic-plans': bind(chargeGenericPlans),
       '016-ledger-adjustment': bind(ledgerAdjustment),
+      '017-charge-one-debit': bind(chargeOneDebit),
     }),
   };
 }

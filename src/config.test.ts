@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type Env, loadConfig, parseBaseUrl } from './config.js';
+import { ConfigError, type Env, loadConfig, parseBaseUrl, parsePostgresHosts } from './config.js';
 
 describe('CORPDATA_TRUST_PROXY', () => {
   const trustProxy = (value: string) => loadConfig({ CORPDATA_TRUST_PROXY: value }).trustProxy;
@@ -149,6 +150,96 @@ describe('sections', () => {
     expect(() => loadConfig({ CORPDATA_STRICT_BASE_URL: 'example.com' }, [strict])).toThrow(/CORPDATA_STRICT_BASE_URL/);
     expect(loadConfig({ CORPDATA_STRICT_BASE_URL: 'https://example.com/x/' }, [strict]).sections.get('strict')).toBe(
       'https://example.com/x',
+    );
+  });
+});
+
+describe('CORPDATA_DATABASE with several PostgreSQL servers (design §21.1)', () => {
+  it('reads the host list libpq writes, each server with its own URL and the rest kept', () => {
+    const url =
+      'postgresql://corpdata:s%40cret@db1:5432,db2.example.com:5433,[::1]/corpdata?sslmode=disable&target_session_attrs=read-write';
+    expect(parsePostgresHosts(url)).toEqual({
+      hosts: [
+        { host: 'db1', port: 5432 },
+        { host: 'db2.example.com', port: 5433 },
+        { host: '::1', port: 5432 },
+      ],
+      targetSessionAttrs: 'read-write',
+      urls: [
+        'postgresql://corpdata:s%40cret@db1:5432/corpdata?sslmode=disable',
+        'postgresql://corpdata:s%40cret@db2.example.com:5433/corpdata?sslmode=disable',
+        'postgresql://corpdata:s%40cret@[::1]:5432/corpdata?sslmode=disable',
+      ],
+    });
+    expect(loadConfig({ CORPDATA_DATABASE: url }).database).toEqual({ kind: 'postgres', url });
+  });
+
+  it('leaves a URL of one server that asks for nothing to the driver, as before', () => {
+    expect(parsePostgresHosts('postgres://u:p@db:5432/corpdata')).toBeNull();
+    expect(parsePostgresHosts('postgres://db/corpdata?sslmode=require')).toBeNull();
+    expect(parsePostgresHosts('postgres://db/corpdata?target_session_attrs=primary')?.hosts).toEqual([
+      { host: 'db', port: 5432 },
+    ]);
+  });
+
+  it.each([
+    ['postgres://a:1,b:2/db', 'needs target_session_attrs=read-write'],
+    ['postgres://a:1,b:2/db?target_session_attrs=any', '(got "any")'],
+    ['postgres://a/db?target_session_attrs=standby', '(got "standby")'],
+    ['postgres://a:1,,b:2/db?target_session_attrs=read-write', 'names no host'],
+    ['postgres://a:1,b:0/db?target_session_attrs=read-write', 'port "0" of b'],
+    ['postgres://a:1,b:65536/db?target_session_attrs=read-write', 'port "65536" of b'],
+    ['postgres://a:1,b:x/db?target_session_attrs=read-write', 'port "x" of b'],
+    ['postgres://a:1,::1:2/db?target_session_attrs=read-write', 'IPv6 address in brackets'],
+    ['postgres://a:1,b c:2/db?target_session_attrs=read-write', '"b c" is not a host name'],
+  ])('refuses %s, saying why', (url, why) => {
+    expect(() => loadConfig({ CORPDATA_DATABASE: url })).toThrow(ConfigError);
+    expect(() => loadConfig({ CORPDATA_DATABASE: url })).toThrow(why);
+  });
+
+  const hostName = fc.oneof(
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,20}(\.[a-z0-9-]{1,10}){0,3}$/),
+    fc.ipV4(),
+    fc.ipV6().map((a) => `[${a}]`),
+  );
+  const host = fc.record({ host: hostName, port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }) });
+
+  it('round-trips any host list, user, database and other parameters', () => {
+    fc.assert(
+      fc.property(
+        fc.array(host, { minLength: 1, maxLength: 5 }),
+        fc.option(fc.stringMatching(/^[a-z]{1,8}(:[A-Za-z0-9%]{1,12})?@$/), { nil: '' }),
+        fc.stringMatching(/^[a-z_]{1,12}$/),
+        fc.constantFrom('', 'sslmode=disable&', 'application_name=x&connect_timeout=3&'),
+        fc.constantFrom('read-write', 'primary'),
+        fc.boolean(),
+        (hosts, userinfo, database, extra, attrs, last) => {
+          const list = hosts.map((h) => (h.port === undefined ? h.host : `${h.host}:${h.port}`)).join(',');
+          const query = last ? `${extra}target_session_attrs=${attrs}` : `target_session_attrs=${attrs}&${extra}`;
+          const parsed = parsePostgresHosts(`postgresql://${userinfo}${list}/${database}?${query}`);
+          expect(parsed?.targetSessionAttrs).toBe(attrs);
+          expect(parsed?.hosts).toEqual(hosts.map((h) => ({ host: h.host.replace(/^\[|\]$/g, ''), port: h.port ?? 5432 })));
+          const rest = extra.replace(/&$/, '');
+          parsed?.urls.forEach((url, i) => {
+            const h = hosts[i];
+            expect(url).toBe(`postgresql://${userinfo}${h?.host}:${h?.port ?? 5432}/${database}${rest === '' ? '' : `?${rest}`}`);
+            // Each is a URL of one server that node-postgres reads as it is.
+            expect(parsePostgresHosts(url)).toBeNull();
+          });
+        },
+      ),
+    );
+  });
+
+  it('either reads a postgres:// URL or refuses it with a ConfigError, never another error', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), fc.string({ maxLength: 30 }), (authority, rest) => {
+        try {
+          parsePostgresHosts(`postgres://${authority}/${rest}?target_session_attrs=read-write`);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+        }
+      }),
     );
   });
 });

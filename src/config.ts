@@ -158,8 +158,91 @@ function parseDatabase(value: string | undefined): DatabaseConfig {
     if (path === '') throw new ConfigError('CORPDATA_DATABASE: sqlite: needs a file path, e.g. sqlite:./data/corpdata.db');
     return { kind: 'sqlite', path };
   }
-  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return { kind: 'postgres', url: raw };
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    parsePostgresHosts(raw);
+    return { kind: 'postgres', url: raw };
+  }
   throw new ConfigError(`CORPDATA_DATABASE must start with sqlite: or postgres:// (got "${raw.split(':')[0]}:…")`);
+}
+
+/** One server of a PostgreSQL URL's host list. */
+export interface PostgresHost {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** A PostgreSQL URL naming several servers (or asking for a writable one), as libpq writes it. */
+export interface PostgresHosts {
+  /** The servers, in the URL's order (an IPv6 address without its brackets): the writable one among them is used. */
+  readonly hosts: readonly PostgresHost[];
+  /** `read-write`: the server accepts writes; `primary`: it is not in recovery (design §21.1). */
+  readonly targetSessionAttrs: 'read-write' | 'primary';
+  /** For each server, its URL alone, without `target_session_attrs`: the driver reads the rest of it. */
+  readonly urls: readonly string[];
+}
+
+const DEFAULT_PG_PORT = 5432;
+const HOST_NAME = /^[A-Za-z0-9._~%-]+$/;
+const HOST_V6 = /^\[[0-9A-Fa-f:.]+(%[A-Za-z0-9._~-]+)?\]$/;
+
+function parseHostSpec(spec: string): PostgresHost {
+  const v6 = /^(\[[^\]]*\])(?::([^:]*))?$/.exec(spec);
+  const [host, port] = v6 === null ? spec.split(':', 3) : [v6[1], v6[2]];
+  if (v6 === null && spec.split(':').length > 2) {
+    throw new ConfigError(`CORPDATA_DATABASE: host "${spec}" is not host:port (write an IPv6 address in brackets)`);
+  }
+  if (host === undefined || host === '') throw new ConfigError('CORPDATA_DATABASE: an entry of the host list names no host');
+  if (!(v6 === null ? HOST_NAME : HOST_V6).test(host)) throw new ConfigError(`CORPDATA_DATABASE: "${host}" is not a host name`);
+  const name = v6 === null ? host : host.slice(1, -1);
+  if (port === undefined || port === '') return { host: name, port: DEFAULT_PG_PORT };
+  const n = Number(port);
+  if (!/^[0-9]{1,5}$/.test(port) || n < 1 || n > 65535) {
+    throw new ConfigError(`CORPDATA_DATABASE: port "${port}" of ${host} must be a number from 1 to 65535`);
+  }
+  return { host: name, port: n };
+}
+
+/** `host:port`, an IPv6 address in brackets, as in a URL. */
+export function hostName(h: PostgresHost): string {
+  return `${h.host.includes(':') ? `[${h.host}]` : h.host}:${h.port}`;
+}
+
+/**
+ * Reads the host list of a `postgres://` URL as libpq writes it: `postgres://user:pass@h1:5432,h2:5433/db?
+ * target_session_attrs=read-write` (design §21.1). Null for a URL of one server that asks for no
+ * writable one: the driver takes it as it is. Several servers need `target_session_attrs=read-write`
+ * (or `primary`): the product writes, so it must find the one that accepts writes. Throws
+ * {@link ConfigError} naming what is wrong.
+ */
+export function parsePostgresHosts(url: string): PostgresHosts | null {
+  const scheme = /^postgres(?:ql)?:\/\//.exec(url)?.[0];
+  if (scheme === undefined) throw new ConfigError('CORPDATA_DATABASE must start with postgres:// or postgresql://');
+  const rest = url.slice(scheme.length);
+  const end = rest.search(/[/?#]/);
+  const authority = end < 0 ? rest : rest.slice(0, end);
+  const tail = end < 0 ? '' : rest.slice(end);
+  const at = authority.lastIndexOf('@');
+  const userinfo = authority.slice(0, at + 1);
+  const list = authority.slice(at + 1);
+  const query = tail.indexOf('?');
+  const params = new URLSearchParams(query < 0 ? '' : tail.slice(query + 1).split('#')[0]);
+  const attrs = params.get('target_session_attrs');
+  const several = list.includes(',');
+  if (!several && attrs === null) return null;
+  const hosts = list.split(',').map(parseHostSpec);
+  if (attrs !== 'read-write' && attrs !== 'primary') {
+    throw new ConfigError(
+      `CORPDATA_DATABASE: ${several ? 'a URL of several servers needs' : 'target_session_attrs must be'} target_session_attrs=read-write (or primary), since corpdata writes${attrs === null ? '' : ` (got "${attrs}")`}`,
+    );
+  }
+  params.delete('target_session_attrs');
+  const path = query < 0 ? tail : tail.slice(0, query);
+  const search = params.toString();
+  return {
+    hosts,
+    targetSessionAttrs: attrs,
+    urls: hosts.map((h) => `${scheme}${userinfo}${hostName(h)}${path}${search === '' ? '' : `?${search}`}`),
+  };
 }
 
 function parseInteger(name: string, value: string | undefined, fallback: number, min: number, max: number): number {

@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config.js';
+import { type DatabaseConfig, parsePostgresHosts } from '../config.js';
 import { checkpointInBackground } from './checkpointer.js';
 import type { Database } from './schema.js';
+import { WritableHost } from './writable-host.js';
 
 export type Dialect = DatabaseConfig['kind'];
 
@@ -94,8 +95,12 @@ export function connect(config: DatabaseConfig, options: ConnectOptions = {}): D
     };
     return { kysely, dialect: 'sqlite', sqlite, prepare, close };
   }
+  // A multi-host URL (design §21.1): each new connection goes to the writable server among them.
+  const hosts = parsePostgresHosts(config.url);
+  const writable = hosts === null ? undefined : new WritableHost(hosts);
   const pool = new pg.Pool({
-    connectionString: config.url,
+    connectionString: hosts === null ? config.url : hosts.urls[0],
+    ...(writable === undefined ? {} : { Client: writable.clientClass() }),
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 5000,
     types: {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionLost } from '../db/connection-lost.js';
 import { ApiError, safeName } from '../errors/api-error.js';
 import { PROBLEM_TYPE, type ProblemExtensions, problemOf, wantsProblem } from './problem.js';
 
@@ -32,6 +33,9 @@ export function statusSentence(status: number): string {
 }
 
 export const TEXT = 'text/plain; charset=utf-8';
+
+/** A failover promotes a standby within seconds; a client retrying sooner finds no writable server. */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** A query-string or path schema property may carry the sentence that explains its rule in a 400. */
 interface ParamRule {
@@ -116,6 +120,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendError(request, reply, status, statusSentence(status));
+    if (isConnectionLost(error)) {
+      // The database went away mid-call (a restart, a failover: design §21.2). A charge in flight may
+      // have committed; its ledger line carries the request id this answer names.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+      return sendError(
+        request,
+        reply,
+        503,
+        `Service unavailable: the database connection was lost during request ${request.id}; retry the request.`,
+      );
+    }
     request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, 500, `Internal Server Error (request ${request.id})`);
   });

@@ -23,7 +23,7 @@ const WHEN: Record<number, string> = {
   429: 'over the rate limit of the account (all its keys together) or client address; retry after Retry-After seconds. Nothing is charged.',
   431: 'the request’s header block is too large.',
   500: 'the server failed; the body gives only the request id, the log has the rest.',
-  503: 'the instance is shutting down; retry the request.',
+  503: 'the instance is shutting down, or its database connection was lost (a restart, a failover); retry the request after Retry-After seconds, if given. The answer names the request id: a charge in flight may have been made.',
 };
 
 /** The statuses of the list: the ones above and any other error the document declares. */

@@ -12,6 +12,7 @@ import { isConnectionLost } from '../src/db/connection-lost.js';
 import { NoWritableServer } from '../src/db/writable-host.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { type ReplicatedPostgres, startReplicatedPostgres } from '../src/scratch/replicated-postgres.js';
+import { runFailover } from '../src/tools/failover.js';
 import { DATASETS } from './support/datasets.js';
 import { FIXTURE_BUNDLE, TEST_SECRET } from './support/test-app.js';
 
@@ -190,5 +191,30 @@ describe('PostgreSQL failover through a multi-host URL', () => {
     const again = await revenues(key, 2022);
     expect(again.status).toBe(200);
     expect(again.headers.get('x-credit-cost')).toBe('25');
+  }, 120_000);
+});
+
+/** The short version of `npm run failover` (docs/deployment.md has a full-size run). */
+describe.each(['primary', 'standby'] as const)('npm run failover, short: the %s killed under billed load', (victim) => {
+  it('loses no charge, doubles none, answers no 500 and serves 200 again within 30 s', async () => {
+    const report = await runFailover({ victim, beforeMs: 2500, afterMs: 2500, detectMs: 1000, connections: 8, seed: 11 });
+    expect(report.discrepancies).toEqual([]);
+    expect(report.byStatus['500'] ?? 0).toBe(0);
+    expect(report.byStatus['200'] ?? 0).toBeGreaterThan(0);
+    expect(report.charges).toBeGreaterThan(0);
+    expect(report.multiPart).toBeGreaterThan(0);
+    expect(report.recoveries.map((r) => r.instance)).toEqual([0, 1]);
+    for (const r of report.recoveries) expect(r.ms ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(30_000);
+    expect(report.standbyInSync).toBe(true);
+    expect(report.unavailable.charged).toBeLessThanOrEqual(report.unavailable.answered);
+    if (victim === 'primary') {
+      expect(report.rejoinedWith).toBe('pg_rewind');
+      // Between the kill and the promotion no server takes writes: the calls of that time are 503s.
+      expect(report.byStatus['503'] ?? 0).toBeGreaterThan(0);
+    } else {
+      // Writes wait for the synchronous standby's return instead: nothing is refused.
+      expect(report.rejoinedWith).toBeNull();
+      expect(report.byStatus['503'] ?? 0).toBe(0);
+    }
   }, 120_000);
 });

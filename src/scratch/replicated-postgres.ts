@@ -76,7 +76,17 @@ export function startReplicatedPostgres(options: { synchronous: boolean }): Repl
         return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
       },
       start: () => {
-        run('pg_ctl', ['-D', data, '-w', '-t', '60', '-l', join(dir, `${name}.log`), '-o', `-p ${port}`, 'start']);
+        // After a SIGKILL of the postmaster its children take a moment to notice and exit; until
+        // then the server refuses to start on their shared memory.
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            run('pg_ctl', ['-D', data, '-w', '-t', '60', '-l', join(dir, `${name}.log`), '-o', `-p ${port}`, 'start']);
+            return;
+          } catch (error) {
+            if (attempt >= 20) throw error;
+            pause(500);
+          }
+        }
       },
       kill: () => {
         const pid = self.postmasterPid();
@@ -229,6 +239,11 @@ function waitForStreaming(psql: (n: PostgresNode, sql: string) => string, primar
   const deadline = Date.now() + 60_000;
   while (psql(primary, "select count(*) from pg_stat_replication where state = 'streaming'") === '0') {
     if (Date.now() > deadline) throw new Error(`no standby streams from ${primary.name} after 60 s`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    pause(100);
   }
+}
+
+/** Blocks for `ms`: the cluster is made by synchronous commands, as the test setup expects. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

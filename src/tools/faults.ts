@@ -50,7 +50,7 @@ export interface FaultReport {
   discrepancies: string[];
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -65,7 +65,7 @@ function freePort(): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One `bin/corpdata serve` process, started again after each kill on the same port. */
-class Instance {
+export class Instance {
   child: ChildProcess | null = null;
   up = false;
   /** Exits nobody asked for: each is a failure of the product. */
@@ -130,7 +130,7 @@ class Instance {
 }
 
 /** A small seeded generator, so that a run can be repeated with its seed. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -7985,10 +7985,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @description The company answered (whatever identifier named it).
+                         */
                         company_id: string;
                         /** @description The year answered (an offset resolved). */
                         reporting_period: number;
+                        /** @description One entry per statement item the account may buy, by dataset name: its records, [] without a figure. */
                         items: {
                             /** @description Revenues: as /api/v1/revenues answers (present when the account holds revenues). */
                             revenues?: components["schemas"]["RevenueRecord"][];

@@ -82,7 +82,7 @@ function schemaOf(items: readonly Dataset[]) {
           'application/json': {
             schema: Type.Object(
               {
-                company_id: Type.String({ format: 'uuid' }),
+                company_id: Type.String({ format: 'uuid', description: 'The company answered (whatever identifier named it).' }),
                 reporting_period: Type.Integer({ description: 'The year answered (an offset resolved).' }),
                 items: Type.Object(
                   Object.fromEntries(
@@ -95,7 +95,11 @@ function schemaOf(items: readonly Dataset[]) {
                       ),
                     ]),
                   ),
-                  { additionalProperties: false },
+                  {
+                    additionalProperties: false,
+                    description:
+                      'One entry per statement item the account may buy, by dataset name: its records, [] without a figure.',
+                  },
                 ),
               },
               { additionalProperties: false },

@@ -90,6 +90,17 @@ describe.each(dialects())('the statement call (%s)', (dialect) => {
     expect((await purchases(a.accountId)).map((p) => p.dataset)).toEqual(['revenues']);
   });
 
+  it('answers [] for free for an item whose documents do not cover the period another item covers', async () => {
+    const a = await t.account({ credits: 1000 });
+    // Beta's 2022 revenue is a comparative of its 2023 10-K; no document reports on 2022 itself.
+    expect((await t.get('/api/v1/net-income?ticker=BETA&reporting_period=2022', a.key)).status).toBe(404);
+    const res = await t.get(`${CALL}?ticker=BETA&reporting_period=2022`, a.key);
+    expect([res.status, res.cost]).toEqual([200, 25]);
+    const { items } = res.json<Fundamentals>();
+    expect([items.revenues?.map((r) => r.value), items['net-income']]).toEqual([[7_822_000_000], []]);
+    expect((await charges(a.accountId)).map((l) => l.endpoint)).toEqual(['revenues/fundamentals']);
+  });
+
   it('resolves an offset through the periods any item covers, and follows the identifier precedence', async () => {
     const a = await t.account({ credits: 1000 });
     // company_id wins over the ticker of another company.

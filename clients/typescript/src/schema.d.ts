@@ -7907,7 +7907,7 @@ export interface operations {
                  */
                 lei?: string;
                 /**
-                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/revenues/history?from=2000, …).
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/{item}/history?from=2000, or a batch).
                  * @example -1
                  */
                 reporting_period: number;
@@ -8028,14 +8028,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/revenues/history?from=2000, …). */
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/{item}/history?from=2000, or a batch). */
                     "text/plain": string;
                     /**
                      * @example {
                      *       "type": "/docs#error-400",
                      *       "title": "Bad request",
                      *       "status": 400,
-                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/revenues/history?from=2000, …).",
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/{item}/history?from=2000, or a batch).",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
                      *       "param": "reporting_period"
                      *     }

@@ -31,7 +31,7 @@ export function statementItems(datasets: readonly Dataset[]): Dataset[] {
 
 /** The statement call's `reporting_period`: its rule names the calls of the earlier years. */
 export const FUNDAMENTALS_PERIOD = callPeriod(
-  `each item's own history call (GET /api/v1/revenues/history?from=${API_YEARS.first}, …)`,
+  `each item's own history call (GET /api/v1/{item}/history?from=${API_YEARS.first}, or a batch)`,
 );
 
 const FundamentalsQuery = Type.Object(

@@ -155,6 +155,24 @@ describe.each(dialects())('the TypeScript client against a live server (%s)', (d
     expect([poor?.kind, poor?.credits]).toEqual(['insufficient_credits', { cost: 75, balance: 30 }]);
   });
 
+  it('asks for the statement of a company-period, billed as the sum of its items, all or nothing', async () => {
+    const a = await t.account({ credits: 100 });
+    const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key });
+    const statement = await corpdata.fundamentals({ ticker: 'BETA', reporting_period: 2024 });
+    expect([statement.data.company_id, statement.data.reporting_period]).toEqual([BETA.id, 2024]);
+    expect(statement.data.items.revenues?.map((r) => [r.value, r.document_id])).toEqual([[9_000_000_000, doc(4)]]);
+    // Beta's 2024 10-K has no net income in the fixture: an empty item, billed 1 as its 204.
+    expect(statement.data.items['net-income']).toEqual([]);
+    expect(statement.credits).toEqual({ cost: 26, balance: 74 });
+    const poor = await createCorpdataClient({ baseUrl: t.url, apiKey: (await t.account({ credits: 20 })).key })
+      .fundamentals({ ticker: 'BETA', reporting_period: 2024 })
+      .then(
+        () => undefined,
+        (e: unknown) => e as CorpdataError,
+      );
+    expect([poor?.kind, poor?.credits]).toEqual(['insufficient_credits', { cost: 26, balance: 20 }]);
+  });
+
   it('answers a 204 with an empty array, and refuses with typed errors', async () => {
     const a = await t.account({ credits: 30 });
     const corpdata = createCorpdataClient({ baseUrl: t.url, apiKey: a.key });
@@ -352,6 +370,13 @@ describe('the TypeScript client with the test token: no data and problem details
     const some = await corpdata.dataset('ghg-emissions', { ticker: 'ANY', reporting_period: -1 });
     expect(some.noData).toBe(false);
     expect(some.data[0]?.unit).toBe('tCO2e');
+  });
+
+  it('answers the statement call from each item’s mock, as its single call', async () => {
+    const corpdata = mock();
+    const statement = await corpdata.fundamentals({ ticker: 'ANY', reporting_period: -1 });
+    expect([statement.testMode, statement.credits?.cost]).toEqual([true, 0]);
+    expect(statement.data.items.revenues).toEqual((await corpdata.revenues({ ticker: 'ANY', reporting_period: -1 })).data);
   });
 
   it('reads the problem details of 402, 403 and 404 into the error', async () => {

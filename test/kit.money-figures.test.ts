@@ -96,6 +96,17 @@ describe.each(dialects())('a money dataset declared through the kit (%s)', (dial
     expect(first?.traceability_source_url).not.toBe(record?.traceability_source_url);
   });
 
+  it('joins the statement call by itself: an item of its own, billed with the others', async () => {
+    const account = await t.account();
+    const res = await t.get(`/api/v1/fundamentals?company_id=${ALPHA.id}&reporting_period=2022`, account.key);
+    expect(res.status).toBe(200);
+    const { items } = (await res.json()) as { items: Record<string, Array<{ value: number }>> };
+    expect(Object.keys(items)).toEqual([...DATASETS.filter((d) => d.statementItem === true).map((d) => d.name), 'kit-figures']);
+    expect(items['kit-figures']?.map((r) => r.value)).toEqual([-1_579_590_000]);
+    // Revenue and the kit figure bought (25 each), every other item a covered period without a figure (1 each).
+    expect(res.headers.get('x-credit-cost')).toBe(String(50 + (Object.keys(items).length - 2)));
+  });
+
   it('has a trace page and a provenance answer of its own', async () => {
     const account = await t.account();
     const res = await t.get(`/api/v1/kit-figures?company_id=${BETA.id}&reporting_period=2023`, account.key);

@@ -138,9 +138,27 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
         '/api/v1/companies/list',
         '/api/v1/companies/resolve',
         '/api/v1/companies/search',
+        '/api/v1/fundamentals',
         '/api/v1/trace/{id}',
         ...DATASETS.flatMap((d) => ['', '/batch', '/history', '/periods'].map((tail) => `${d.route.path}${tail}`)),
       ].sort(),
+    );
+  });
+
+  it('describes the statement call with an item per statement dataset, each of its record schema', () => {
+    const op = doc.paths['/api/v1/fundamentals']?.get;
+    expect(op?.operationId).toBe('getFundamentals');
+    expect(Object.keys(op?.responses ?? {}).sort()).toEqual(['200', '400', '401', '402', '403', '404', '429', '500']);
+    expect(op?.responses['200']?.headers?.['X-Credit-Cost']).toBeDefined();
+    const media = op?.responses['200']?.content?.['application/json'] as { schema?: unknown } | undefined;
+    const schema = media?.schema as
+      | { properties: { items: { properties: Record<string, { items?: { $ref?: string } }> } } }
+      | undefined;
+    const items = DATASETS.filter((d) => d.statementItem === true);
+    expect(items.map((d) => d.name)).toEqual(expect.arrayContaining(['revenues', 'net-income']));
+    // Every statement dataset and nothing else, each an array of its own record.
+    expect(Object.entries(schema?.properties.items.properties ?? {}).map(([name, item]) => [name, item.items?.$ref])).toEqual(
+      items.map((d) => [d.name, `#/components/schemas/${d.recordSchema.title}`]),
     );
   });
 

@@ -215,6 +215,13 @@ class Client:
         """Emissions per USD million of revenue, per scope, of a company-period."""
         return self.dataset("ghg-intensity", **query)
 
+    def fundamentals(self, **query: Any) -> Answer:
+        """Every statement item of a company-period the account may buy, in one call, e.g.
+        fundamentals(ticker="AAPL", reporting_period=-1): data is {"company_id", "reporting_period",
+        "items": {"revenues": [...], "net-income": [...], ...}}, an item without a figure []. Billed as
+        a batch of the single calls it contains, all or nothing; credits["cost"] is the sum."""
+        return self._get("/api/v1/fundamentals", query)
+
     def periods(self, dataset: str = "revenues", **query: Any) -> Answer:
         """The periods a company has data for in a dataset, most recent first (free)."""
         return self._get("/api/v1/%s/periods" % dataset, query)

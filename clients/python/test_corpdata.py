@@ -69,6 +69,15 @@ class WithTheTestToken(unittest.TestCase):
         self.assertGreater(len(answer.data), 0)
         self.assertEqual((answer.no_data, answer.test_mode, answer.credits["cost"]), (False, True, 0))
 
+    def test_fundamentals_from_each_item_mock(self):
+        statement = self.corpdata.fundamentals(ticker="ANY", reporting_period=-1)
+        self.assertEqual((statement.test_mode, statement.credits["cost"]), (True, 0))
+        self.assertEqual(statement.data["items"]["revenues"],
+                         self.corpdata.revenues(ticker="ANY", reporting_period=-1).data)
+        with Refusal(self) as unknown:
+            self.corpdata.fundamentals(ticker="MOCK404", reporting_period=-1)
+        self.assertEqual((unknown.error.kind, unknown.error.status), ("not_found", 404))
+
     def test_204_is_no_data_on_every_dataset(self):
         for name in self.corpdata.datasets():
             answer = self.corpdata.dataset(name, ticker="MOCK204", reporting_period=-1)
@@ -113,6 +122,16 @@ class WithAKey(unittest.TestCase):
         self.assertGreater(len(listing.data), 5)
         again = self.corpdata.list_companies(listing.etag)
         self.assertEqual((again.data, again.credits["cost"]), (None, 0))
+
+    def test_fundamentals(self):
+        # Gamma's 2023: a revenue in GBP, no net income (an empty item, billed 1).
+        statement = self.corpdata.fundamentals(ticker="GAMA", reporting_period=2023)
+        self.assertEqual((statement.data["reporting_period"], statement.credits["cost"]), (2023, 26))
+        self.assertEqual([r["original_value"] for r in statement.data["items"]["revenues"]], [1500000000])
+        self.assertEqual(statement.data["items"]["net-income"], [])
+        with Refusal(self) as bad:
+            self.corpdata.fundamentals(ticker="GAMA", reporting_period=1999)
+        self.assertEqual((bad.error.kind, bad.error.param), ("bad_request", "reporting_period"))
 
     def test_history_batch_and_resolve(self):
         history = self.corpdata.history("revenues", ticker="ALPH", from_=2022, to=2023)

@@ -9,11 +9,14 @@ import { figureTable } from './figure-table.js';
 import { latestFigures } from './figures.js';
 import { consolePage, notice } from './layout.js';
 import type { ConsoleSession } from './sessions.js';
+import { chosenPeriod, statementCoverage, statementSection } from './statement-table.js';
 
 export interface CompanyView {
   company: Company;
   balance: number;
   coverage: readonly Coverage[];
+  /** The period of the statement table asked for (the most recent when absent or not covered). */
+  statementPeriod?: number;
   /** A notice after a purchase or a refusal; a purchase's names the dataset (its `name`) it bought. */
   message?: { kind: 'info' | 'error'; text: string; dataset?: string };
 }
@@ -97,6 +100,8 @@ export function companyPage(session: ConsoleSession, view: CompanyView): string 
   // the page lands after buying (#revenues): in view at any screen size, not above the page's top.
   const bought = view.message?.dataset;
   const home = bought === undefined ? undefined : view.coverage.find((cov) => cov.dataset.name === bought);
+  const items = statementCoverage(view.coverage);
+  const period = chosenPeriod(items, view.statementPeriod);
   return consolePage(
     c.name,
     session,
@@ -106,6 +111,7 @@ export function companyPage(session: ConsoleSession, view: CompanyView): string 
 ${home === undefined && view.message !== undefined ? notice(view.message.kind, view.message.text) : ''}
 <p class="balance">Balance: <strong id="balance">${formatNumber(view.balance)}</strong> credits</p>
 ${identifiers(c)}
+${period === undefined ? '' : statementSection(c.companyId, items, period, session.csrf)}
 ${view.coverage.map((cov) =>
   datasetSection(
     c.companyId,

@@ -69,10 +69,30 @@ export function buy(
   companyId: string,
   periods: readonly number[],
 ): Promise<ChargeResult> {
+  return buyAll(
+    ctx,
+    accountId,
+    requestId,
+    companyId,
+    periods.map((period) => ({ dataset, period })),
+  );
+}
+
+/**
+ * Buys company-periods of several datasets (a statement's items) in one all-or-nothing charge,
+ * each priced and written as {@link buy} writes it.
+ */
+export function buyAll(
+  ctx: AppContext,
+  accountId: string,
+  requestId: string,
+  companyId: string,
+  parts: readonly { dataset: Dataset; period: number }[],
+): Promise<ChargeResult> {
   const at = isoTimestamp(ctx.clock().getTime());
   return ctx.billing.chargeAll(
-    periods.map(
-      (period): ChargeRequest => ({
+    parts.map(
+      ({ dataset, period }): ChargeRequest => ({
         ...datasetBill(dataset, companyId, { kind: 'data', period }),
         accountId,
         keyId: null,

@@ -7,11 +7,12 @@ import { buyPage } from './buy-page.js';
 import { companiesPage, QUERY_MAX_LENGTH, searchResults } from './companies-page.js';
 import { companyPage } from './company-page.js';
 import { type ConsoleDeps, pageSession, postedForm, queryText, takeRequest } from './console-deps.js';
-import { buy, type Quote, quote } from './console-purchase.js';
+import { buy, buyAll, type Quote, quote } from './console-purchase.js';
 import { exportRows, toCsv } from './data-export.js';
 import { dataPage } from './data-page.js';
 import { coverageOf } from './explorer-query.js';
 import { textField } from './form-body.js';
+import { itemsForSale, statementCoverage } from './statement-table.js';
 import { balanceOf } from './usage-query.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -90,7 +91,18 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
             text: `Bought: ${boughtNow.label} ${years.join(', ')}. The figures are below.`,
             dataset: boughtNow.name,
           };
-    return sendPage(reply, 200, companyPage(session, { company, balance, coverage, ...(message ? { message } : {}) }));
+    const [statementPeriod] = yearsOf(queryText(request.query, 'statement')) ?? [];
+    return sendPage(
+      reply,
+      200,
+      companyPage(session, {
+        company,
+        balance,
+        coverage,
+        ...(statementPeriod === undefined ? {} : { statementPeriod }),
+        ...(message ? { message } : {}),
+      }),
+    );
   });
 
   app.get<{ Params: { id: string } }>('/account/companies/:id/buy', { schema: { hide: true } }, async (request, reply) => {
@@ -138,6 +150,50 @@ export function explorerRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       .code(303)
       .header('cache-control', 'no-store')
       .header('location', `/account/companies/${company.companyId}?${params}#${dataset.name}`)
+      .send();
+  });
+
+  // Buys every statement item of a period the account may buy (design §18.3), in one charge.
+  app.post<{ Params: { id: string } }>('/account/companies/:id/statement', { schema: { hide: true } }, async (request, reply) => {
+    const posted = await postedForm(deps, request, reply);
+    if (posted === undefined) return reply;
+    const { session, form } = posted;
+    const company = await companyOf(request.params.id);
+    if (company === undefined) return unknownCompany(reply);
+    const years = yearsOf(textField(form, 'period'));
+    const period = years?.length === 1 ? years[0] : undefined;
+    if (period === undefined) return sendErrorPage(reply, 400, 'Request refused', "Field 'period' is not one this page offers.");
+    const items = statementCoverage(
+      await coverageOf(ctx.datasets, db, session.accountId, company.companyId, ctx.config.publicUrl),
+    );
+    const forSale = itemsForSale(items, period);
+    if (forSale.length === 0) {
+      return sendErrorPage(
+        reply,
+        400,
+        'Nothing to buy',
+        `No item of ${period} is for sale to this account: each is bought, without a figure, or needs a subscription.`,
+      );
+    }
+    const charged = await buyAll(
+      ctx,
+      session.accountId,
+      request.id,
+      company.companyId,
+      forSale.map((c) => ({ dataset: c.dataset, period })),
+    );
+    if (!charged.ok) {
+      return sendErrorPage(
+        reply,
+        402,
+        'Insufficient credits',
+        `Insufficient credits: these items cost ${charged.cost}, the balance is ${charged.balance}; nothing was charged.`,
+      );
+    }
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', `/account/companies/${company.companyId}?statement=${period}#statement`)
       .send();
   });
 

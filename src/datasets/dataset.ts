@@ -114,6 +114,12 @@ export interface Dataset<R = unknown> {
    */
   readonly figures?: FigureSpec;
   /**
+   * True for a line of the financial statements (every money figure dataset of the kit): the
+   * statement call `GET /api/v1/fundamentals` answers and bills it beside the others the account
+   * may buy (design §18.3), with no change there for a new one.
+   */
+  readonly statementItem?: boolean;
+  /**
    * The OpenAPI document's 200 examples of the dataset's operations, by operationId (its call,
    * periods, history and batch): real answers of the demo, which `test/openapi.examples.test.ts`
    * replays against it. Without them the document shows no example for those operations.

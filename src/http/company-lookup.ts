@@ -1,4 +1,5 @@
 import type { Catalog, Company } from '../catalog/catalog.js';
+import { type CompanyData, type PeriodOutcome, resolvePeriod } from '../datasets/period-data.js';
 import { ApiError, badRequest } from '../errors/api-error.js';
 import type { ProblemExtensions } from './problem.js';
 
@@ -87,15 +88,25 @@ export function periodNotCovered(which: string, described: string, periods: read
   );
 }
 
+/** The requested period (a year or -N) of a company's data when some document covers it, else the 404 naming the periods that exist. */
+export function coveredPeriod<R>(
+  data: CompanyData<R>,
+  requested: number,
+  described: string,
+): Exclude<PeriodOutcome<R>, { kind: 'not-covered' }> {
+  const outcome = resolvePeriod(data, requested);
+  if (outcome.kind !== 'not-covered') return outcome;
+  const which = outcome.period === undefined ? `offset ${requested}` : `reporting period ${outcome.period}`;
+  throw periodNotCovered(which, described, data.periods);
+}
+
 /** The 403 of a dataset the account does not subscribe to; its problem details name the subscription. */
-export function subscriptionRequired(subscription: string, credits: { cost: number; balance: number }): ApiError {
-  return new ApiError(
-    'subscription_required',
-    `Subscription required: this dataset needs the ${subscription} subscription.`,
-    credits,
-    undefined,
-    {
-      required_subscription: subscription,
-    },
-  );
+export function subscriptionRequired(
+  subscription: string,
+  credits: { cost: number; balance: number },
+  needs = `this dataset needs the ${subscription} subscription`,
+): ApiError {
+  return new ApiError('subscription_required', `Subscription required: ${needs}.`, credits, undefined, {
+    required_subscription: subscription,
+  });
 }

@@ -2,6 +2,7 @@ import type { Dataset } from '../datasets/dataset.js';
 import { subscriptionsOf } from '../datasets/dataset-list.js';
 import { NOT_FOUND_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, responseExamples } from './openapi-examples.js';
 import { PROBLEM_TYPE, ProblemSchema, problemOf } from './problem.js';
+import { FUNDAMENTALS_PERIOD, fundamentalsExample, statementNeeds } from './routes/fundamentals.js';
 import { singleCallPeriod } from './schemas.js';
 
 /**
@@ -110,8 +111,10 @@ const TEXT_EXAMPLES: Record<string, string> = {
  * 400 speaks of an identifier; a history's range, a batch's jobs: each names what it takes.
  */
 function datasetTextExamples(datasets: readonly Dataset[]): Record<string, string> {
-  return Object.fromEntries(
-    datasets.flatMap((d) => [
+  return Object.fromEntries([
+    ['getFundamentals 400', `Invalid parameter 'reporting_period': ${FUNDAMENTALS_PERIOD.description ?? ''}`],
+    ['getFundamentals 403', `Subscription required: ${statementNeeds(datasets)}.`],
+    ...datasets.flatMap((d) => [
       [
         `${d.route.operationId} 400`,
         `Invalid parameter 'reporting_period': ${singleCallPeriod(`${d.route.path}/history`).description ?? ''}`,
@@ -123,7 +126,7 @@ function datasetTextExamples(datasets: readonly Dataset[]): Record<string, strin
         "Invalid field 'jobs[2].isin': exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.",
       ],
     ]),
-  );
+  ]);
 }
 
 function clone<T>(value: T): T {
@@ -236,10 +239,11 @@ export function finishDocument(
     paths: Record<string, Record<string, Json>>;
     components?: Json;
   };
-  const examples = Object.assign(
+  const examples: Record<string, unknown> = Object.assign(
     responseExamples(publicUrl, subscriptionsOf(datasets)),
     ...datasets.map((d) => d.openApiExamples?.(publicUrl) ?? {}),
   );
+  examples.getFundamentals = fundamentalsExample(datasets, examples);
   doc.info = {
     ...doc.info,
     contact: { name: 'corpdata operator', url: `${publicUrl}/` },

@@ -21,11 +21,16 @@ export const RequestIdHeader = {
  * 400 quotes, names the call that answers the earlier years the data holds (design §11.2).
  */
 export function singleCallPeriod(historyPath: string) {
+  return callPeriod(`GET ${historyPath}?from=${API_YEARS.first} (or a batch)`);
+}
+
+/** `reporting_period` of a single call whose earlier years `earlier` answers (the statement call: each item's history). */
+export function callPeriod(earlier: string) {
   const { singleCallFirst, last } = API_YEARS;
   return Type.Union([Type.Integer({ minimum: singleCallFirst, maximum: last }), Type.Integer({ minimum: -6, maximum: -1 })], {
     description:
       `an integer: a year from ${singleCallFirst} to ${last}, or an offset from -6 to -1 (-1 = most recent available period); ` +
-      `earlier years: GET ${historyPath}?from=${API_YEARS.first} (or a batch).`,
+      `earlier years: ${earlier}.`,
   });
 }
 

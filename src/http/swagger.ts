@@ -26,6 +26,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, data
       },
       tags: [
         ...new Map(datasets.map((d) => [d.route.tag, { name: d.route.tag, description: d.route.tagDescription }])).values(),
+        ...(datasets.some((d) => d.statementItem === true)
+          ? [{ name: 'fundamentals', description: 'Every statement item of a company-period in one call' }]
+          : []),
         { name: 'companies', description: 'Company identification' },
         { name: 'account', description: 'The calling key’s account' },
       ],

@@ -53,6 +53,13 @@ export interface History<R> {
   company_id: string;
   periods: { reporting_period: number; records: R[] }[];
 }
+/** The query of the statement call: one company identifier and a reporting period. */
+export type FundamentalsQuery = paths['/api/v1/fundamentals']['get']['parameters']['query'];
+/**
+ * The statement call's answer: the company-period and, per statement item the account may buy
+ * (`revenues`, `net-income`, …), its records; an item without a figure is `[]`.
+ */
+export type Fundamentals = paths['/api/v1/fundamentals']['get']['responses'][200]['content']['application/json'];
 /** One job of a dataset's batch: the query of the single call. */
 export type BatchJob = paths['/api/v1/revenues/batch']['post']['requestBody']['content']['application/json']['jobs'][number];
 /** One job's result: `status` 200 (data), 204 (no data, `data: []`) or 404 (`detail` says why). */
@@ -269,6 +276,15 @@ export function createCorpdataClient(options: CorpdataOptions) {
         const answer = unwrap(result as Result<{ results: BatchResult<DatasetRecord<N>>[] }>);
         return { ...answer, data: answer.data.results };
       });
+    },
+
+    /**
+     * Every statement item of a company-period the account may buy (revenues, net income, …) in
+     * one call, each as its single call answers it (`[]` without a figure). Billed as a batch of
+     * those single calls, all or nothing (a 402 charges nothing); `credits.cost` is the sum.
+     */
+    fundamentals(query: FundamentalsQuery, callOptions?: CallOptions): Promise<Answer<Fundamentals>> {
+      return call(callOptions, async (init) => unwrap(await api.GET('/api/v1/fundamentals', { params: { query }, ...init })));
     },
 
     /** Up to 100 identifiers to company records, one result per job in order; 1 credit per job that resolves. */

@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fundamentals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every statement item of one company for one reporting period, in one call
+         * @description The items (revenues, net-income) whose subscription the account holds, each as its own call answers it: its records, or [] when it has no figure. Identifier precedence and reporting_period as the single calls (an offset counts back through the periods any item covers). Billed as a batch of the single calls it contains, all in one transaction: each item with a figure 25 credits the first time, 1 for a repeat, 1 for an item of a covered period without a figure; an item whose documents do not cover the period costs nothing. X-Credit-Cost is the sum; 402 with nothing charged when the balance does not cover it.
+         */
+        get: operations["getFundamentals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies/search": {
         parameters: {
             query?: never;
@@ -7766,6 +7786,450 @@ export interface operations {
                      *       "status": 415,
                      *       "detail": "Unsupported media type: send the body as application/json.",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFundamentals: {
+        parameters: {
+            query: {
+                /**
+                 * @description a stock ticker of 1 to 15 characters.
+                 * @example AAPL
+                 */
+                ticker?: string;
+                /**
+                 * @description one of the Market Identifier Codes listed in the API reference.
+                 * @example XNGS
+                 */
+                mic_code?: "XAMM" | "XMLI" | "ALXP" | "XDUB" | "XNCO" | "XMAU" | "VPXB" | "FNLT" | "AQSG" | "XKUW" | "XWAR" | "XTRN" | "XAMS" | "XDHA" | "XZAG" | "XPRM" | "XKRX" | "NOTC" | "FSME" | "MTAA" | "XSHG" | "XSAU" | "XLUX" | "XBOG" | "SCLE" | "XSES" | "XJSE" | "XXXX" | "GROW" | "XNSE" | "OTCM" | "XTAI" | "BJSE" | "RUSX" | "XFRA" | "XHEL" | "MISX" | "XNCM" | "XEQY" | "XRIS" | "ZBUL" | "XDFM" | "HAMN" | "XMAI" | "XNSA" | "WBDM" | "XMAE" | "XBER" | "XLJM" | "XCAI" | "XBUE" | "XHKG" | "XNYS" | "MERK" | "AIXK" | "XOAS" | "ENAX" | "XADS" | "XLJU" | "XTKS" | "XBOM" | "XKLS" | "ARCX" | "XKAZ" | "XBRN" | "XPHS" | "XKAR" | "NSME" | "XSAT" | "XZIM" | "XTSE" | "XNMS" | "XBIL" | "XMUN" | "XIDX" | "BATS" | "XNGS" | "ALXB" | "ENXL" | "XSHE" | "XBAR" | "XNZE" | "XBSE" | "XLIS" | "XHAM" | "XLIT" | "AQST" | "XCSE" | "XSGO" | "XSTO" | "XNAI" | "XSTC" | "SSME" | "XCNQ" | "XLIM" | "DSME" | "XBKK" | "XCOL" | "XGUA" | "XMAL" | "DSMD" | "XASE" | "ROCO" | "XDUS" | "XBAH" | "HSTC" | "XBUD" | "FNIS" | "XSTU" | "XCYS" | "XMAD" | "XLON" | "XBRA" | "XKOS" | "EXGM" | "XCAN" | "XICE" | "XBRU" | "ABUL" | "XTAE" | "XTSX" | "XCAS" | "BVMF" | "XMEX" | "XSWX" | "XHNX" | "FNLV" | "XATH" | "XETR" | "XPRA" | "XPAR" | "HMOD" | "XNGM" | "XBEL" | "XOSL" | "XMUS" | "XTAL" | "XASX" | "WBAH" | "NEOE" | "XLAT";
+                /**
+                 * @description a UUID. Takes precedence over every other identifier.
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
+                 */
+                company_id?: string;
+                /**
+                 * @description exactly 12 characters matching ^[A-Z]{2}[A-Z0-9]{9}[0-9]$.
+                 * @example DE0007164600
+                 */
+                isin?: string;
+                /**
+                 * @description exactly 20 characters matching ^[A-Z0-9]{18}[0-9]{2}$.
+                 * @example HWUPKR0MPOU8FGXBT394
+                 */
+                lei?: string;
+                /**
+                 * @description an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/{item}/history?from=2000, or a batch).
+                 * @example -1
+                 */
+                reporting_period: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company-period, and one entry per item the account may buy: its records, [] without a figure. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *       "reporting_period": 2025,
+                     *       "items": {
+                     *         "revenues": [
+                     *           {
+                     *             "year_of_disclosure": 2025,
+                     *             "reporting_period": 2025,
+                     *             "metric": "Total Revenue",
+                     *             "value": 416161000000,
+                     *             "ccy": "USD",
+                     *             "original_value": 416161000000,
+                     *             "original_ccy": "USD",
+                     *             "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *             "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *             "traceability_source_url": "http://localhost:8080/trace/89655bb7-eb62-5c3f-8b67-3badddfbe060"
+                     *           }
+                     *         ],
+                     *         "net-income": [
+                     *           {
+                     *             "year_of_disclosure": 2025,
+                     *             "reporting_period": 2025,
+                     *             "metric": "Net Income",
+                     *             "value": 112010000000,
+                     *             "ccy": "USD",
+                     *             "original_value": 112010000000,
+                     *             "original_ccy": "USD",
+                     *             "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *             "document_id": "14c6f503-5c02-5f69-8b7e-e7d5df3aaf92",
+                     *             "traceability_source_url": "http://localhost:8080/trace/71ec7a9a-28ed-5422-84e2-f78b33724ace"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The company answered (whatever identifier named it).
+                         */
+                        company_id: string;
+                        /** @description The year answered (an offset resolved). */
+                        reporting_period: number;
+                        /** @description One entry per statement item the account may buy, by dataset name: its records, [] without a figure. */
+                        items: {
+                            /** @description Revenues: as /api/v1/revenues answers (present when the account holds revenues). */
+                            revenues?: components["schemas"]["RevenueRecord"][];
+                            /** @description Net income: as /api/v1/net-income answers (present when the account holds fundamentals). */
+                            "net-income"?: components["schemas"]["NetIncomeRecord"][];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/{item}/history?from=2000, or a batch). */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'reporting_period': an integer: a year from 2020 to 2026, or an offset from -6 to -1 (-1 = most recent available period); earlier years: each item's own history call (GET /api/v1/{item}/history?from=2000, or a batch).",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "reporting_period"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient credits for the items that would be charged; nothing was charged. */
+            402: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Insufficient credits: this call costs 25, the balance is 3. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-402",
+                     *       "title": "Insufficient credits",
+                     *       "status": 402,
+                     *       "detail": "Insufficient credits: this call costs 25, the balance is 3.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account holds none of the subscriptions of the items. */
+            403: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-403",
+                     *       "title": "Subscription required",
+                     *       "status": 403,
+                     *       "detail": "Subscription required: this call needs the revenues or fundamentals subscription.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "required_subscription": "revenues"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown company, or a period no item covers. */
+            404: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example No company matches the given ticker. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-404",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No company matches the given ticker.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "did_you_mean": [
+                     *         {
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "company_name": "Apple Inc.",
+                     *           "ticker": "AAPL",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "de3ed9ba-68cd-5cf6-8cb8-0b9b72a0c841",
+                     *           "company_name": "AppLovin",
+                     *           "ticker": "APP",
+                     *           "mic_code": "XNGS"
+                     *         },
+                     *         {
+                     *           "company_id": "f1e2b4b2-264b-592d-a52b-fabc2b4d53c4",
+                     *           "company_name": "Applied Digital Corp.",
+                     *           "ticker": "APLD",
+                     *           "mic_code": "XNGS"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

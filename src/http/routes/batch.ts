@@ -3,13 +3,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { MIC_CODES } from '../../catalog/mic-codes.js';
 import type { Dataset } from '../../datasets/dataset.js';
-import { API_YEARS, type CompanyData, resolvePeriod } from '../../datasets/period-data.js';
+import { API_YEARS, type CompanyData } from '../../datasets/period-data.js';
 import { serializedRecords } from '../../datasets/serialized-records.js';
 import { ApiError, badRequest } from '../../errors/api-error.js';
 import { callerOf } from '../auth-hook.js';
 import type { Bill } from '../bill.js';
 import { billAll, periodBill } from '../bill-all.js';
-import { findCompany, identifierOf, periodNotCovered, subscriptionRequired } from '../company-lookup.js';
+import { coveredPeriod, findCompany, identifierOf, subscriptionRequired } from '../company-lookup.js';
 import { bodyChecker, jsonBodies, MAX_JOBS, postRoute } from '../json-body.js';
 import { BatchReportingPeriod, CreditHeaders, commonErrors, textResponse } from '../schemas.js';
 import { mockOutcome } from '../test-mode.js';
@@ -188,11 +188,7 @@ export function batchRoute(
         try {
           const { company, described } = findCompany(catalog, job);
           const data = await companyData(company.companyId);
-          const outcome = resolvePeriod(data, job.reporting_period);
-          if (outcome.kind === 'not-covered') {
-            const which = outcome.period === undefined ? `offset ${job.reporting_period}` : `reporting period ${outcome.period}`;
-            throw periodNotCovered(which, described, data.periods);
-          }
+          const outcome = coveredPeriod(data, job.reporting_period, described);
           parts.push(periodBill(endpoint, dataset, company.companyId, outcome.period, outcome.kind === 'data'));
           results.push(
             outcome.kind === 'data' ? `{"status":200,"data":${serializedRecords(outcome.records)}}` : '{"status":204,"data":[]}',

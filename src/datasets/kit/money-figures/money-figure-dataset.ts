@@ -45,6 +45,7 @@ export function moneyFigureDataset<M extends string>(
     provenanceSchema: figureProvenanceSchema(spec),
     prices: spec.prices,
     pointsTable: spec.table,
+    statementItem: true,
     ...(spec.bundleFile === undefined ? {} : { bundle: figureBundle(spec, spec.bundleFile) }),
     ...(figures === undefined ? {} : { figures }),
     // A row of the kit's bundle file, for the contract test, unless the declaration gives its own.

@@ -143,21 +143,23 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     expect(await t.db.kysely.selectFrom('documents').select('document_id').execute()).toEqual([]);
   });
 
-  it('matches by LEI, else name and country; skips and counts the unknown, the ambiguous, the bank and the explorer', async () => {
+  it('matches by LEI, else name and country; adds the unknown; skips and counts the ambiguous, the bank and the explorer', async () => {
     const r = await run(SPANISH, KAINOS_DIR);
     expect(r.code, r.stderr).toBe(0);
     const summary = r.json<Summary>();
-    // Endesa by LEI; Inditex and Kainos by name and country.
-    expect(summary).toMatchObject({ filers: 7, reports: 7, companies_matched: 3, companies_added: 0, documents: 3 });
+    // Endesa by LEI; Inditex and Kainos by name and country; Prosegur and Bankinter (its net income),
+    // whose LEIs and names no catalog company has, added from their LEI and the index's name and
+    // country (design §19.1). Berkeley Energia gives no figure: not added.
+    expect(summary).toMatchObject({ filers: 7, reports: 7, companies_matched: 3, companies_added: 2, documents: 5 });
     expect(summary.datasets.revenues).toEqual({
       facts: 10,
-      data_points: 5,
+      data_points: 7,
       restatements: 0,
       // Bankinter (a bank) and Berkeley Energia (an explorer, year ending June) tag no revenue.
       reports_without_figures: 2,
-      // Prosegur's LEI is in no catalog company (2 facts); Amper's name has two companies in Spain (2 facts).
+      // Amper's name has two companies in Spain (2 facts): never guessed, nor added beside them.
       // Inditex's fiscal 2025 (February 2024 – January 2025) has no EUR rate for 2025.
-      skipped: { unknown_filer: 4, no_fx_rate: 1 },
+      skipped: { ambiguous_filer: 2, no_fx_rate: 1 },
     });
 
     const eur2023 = 1 / 0.9248395584706975;
@@ -222,12 +224,27 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
         source_key: '213800H2PQMIF3OVZY47-2022-03-31-ESEF-GB-0',
       }),
       expect.objectContaining({ name: 'Kainos Group plc', reporting_period: 2022, original_value: 302_632_000 }),
+      expect.objectContaining({
+        name: 'PROSEGUR COMPAÑIA DE SEGURIDAD, S.A.',
+        lei: '549300N94L4D5NDBFG97',
+        reporting_period: 2023,
+        original_value: 4_310_029_000,
+      }),
+      expect.objectContaining({
+        name: 'PROSEGUR COMPAÑIA DE SEGURIDAD, S.A.',
+        reporting_period: 2024,
+        original_value: 4_907_928_000,
+      }),
     ]);
     const kainos = (await points()).find((p) => p.reporting_period === 2022);
     expect(kainos?.value_usd).toBe(Math.round(302_632_000 * 1.232587));
-    // No company was made up for a filer the catalog does not hold, and Amper got no LEI.
-    const companies = await t.db.kysely.selectFrom('companies').select(['name', 'lei']).orderBy('name').execute();
-    expect(companies).toHaveLength(5);
+    // Two companies added, in the country the index files them under; Amper got no LEI.
+    const companies = await t.db.kysely.selectFrom('companies').select(['name', 'lei', 'country']).orderBy('name').execute();
+    expect(companies).toHaveLength(7);
+    expect(companies.filter((c) => ['549300N94L4D5NDBFG97', 'VWMYAEQSTOPNV0SUGU82'].includes(c.lei ?? ''))).toEqual([
+      { name: 'BANKINTER SOCIEDAD ANONIMA', lei: 'VWMYAEQSTOPNV0SUGU82', country: 'Spain' },
+      { name: 'PROSEGUR COMPAÑIA DE SEGURIDAD, S.A.', lei: '549300N94L4D5NDBFG97', country: 'Spain' },
+    ]);
     expect(companies.filter((c) => c.name.startsWith('Amper')).map((c) => c.lei)).toEqual([null, null]);
   });
 
@@ -237,7 +254,7 @@ describe.each(dialects())('ingest esef (%s)', (dialect) => {
     expect(r.code, r.stderr).toBe(0);
     const summary = r.json<Summary>();
     expect(summary).toMatchObject({ reports: 8, documents: 0, data_points: 0, skipped: { repeated_report: 1 } });
-    expect(summary.datasets.revenues?.skipped).toEqual({ already_stored: 5, no_fx_rate: 1, unknown_filer: 4 });
+    expect(summary.datasets.revenues?.skipped).toEqual({ already_stored: 7, no_fx_rate: 1, ambiguous_filer: 2 });
     expect(await points()).toEqual(before);
   });
 

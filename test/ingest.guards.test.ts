@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpdata, ingestCli } from './support/cli.js';
+import { ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
 import { spanishIndexPage, spanishListing } from './support/esef-fixtures.js';
-import { FIXTURE_BUNDLE, startApp, type TestApp } from './support/test-app.js';
+import { startApp, type TestApp } from './support/test-app.js';
 import { writeZip } from './support/zip.js';
 
 const SP500 = fileURLToPath(new URL('./fixtures/filings/sp500', import.meta.url));
@@ -18,8 +18,9 @@ const APPLE_2025 = '0000320193-25-000079';
 const APPLE_2025_MAIN = 'https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm';
 
 /**
- * Ingests say what they did: a filings ingest on a catalog that holds none of its filers warns on
- * stderr (and still succeeds, as documented), a submissions file links main documents only to its
+ * Ingests say what they did: a filings ingest on a catalog that holds none of its filers adds them
+ * from their own identity (the warning is for filers that neither match nor give a figure: see
+ * ingest.new-filers.test.ts), a submissions file links main documents only to its
  * own CIK's filings, and `ingest esef` reads a folder's subfolders and passes over, counting them,
  * the files that are not reports.
  */
@@ -39,35 +40,25 @@ describe.each(dialects())('ingest guards (%s)', (dialect) => {
     });
     afterAll(() => t.close());
 
-    it('warns on an empty catalog that nothing was added and that sec-tickers comes first; exits 0', async () => {
+    it('adds the filers of an empty catalog from their own identity (design §19.1), quietly; exits 0', async () => {
       const r = await run('sec-companyfacts', COMPANYFACTS);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.json()).toMatchObject({
-        filers: 2,
-        companies_matched: 0,
-        data_points: 0,
-        skipped: { unknown_filer: expect.any(Number) },
-      });
-      expect(r.stderr).toContain(
-        'ingest sec-companyfacts: warning: the catalog is empty, so none of the 2 filers was matched and no data point was added: run `bin/corpdata ingest sec-tickers company_tickers_exchange.json` first',
-      );
-      expect(await points()).toBe(0);
+      expect(r.json()).toMatchObject({ filers: 2, companies_matched: 0, companies_added: 2 });
+      expect(r.json<{ skipped: Record<string, number> }>().skipped.unknown_filer).toBeUndefined();
+      expect(r.stderr).not.toContain('warning');
+      expect(await points()).toBeGreaterThan(0);
+      // No listing is made up: the companies hold their CIKs only, until a ticker file lists them.
+      expect(await t.db.kysely.selectFrom('listings').select('ticker').execute()).toEqual([]);
     });
 
-    it('warns when the catalog holds none of the filers, and is quiet once it holds them', async () => {
-      const imported = await corpdata(['import', FIXTURE_BUNDLE], { CORPDATA_DATABASE: t.database.url, CORPDATA_DEMO: 'off' });
-      expect(imported.code, imported.stderr).toBe(0);
-      const unknown = await run('sec-companyfacts', COMPANYFACTS);
-      expect(unknown.code).toBe(0);
-      expect(unknown.stderr).toContain(
-        'ingest sec-companyfacts: warning: none of the 2 filers is a catalog company (all skipped as unknown_filer)',
-      );
+    it('finds the added companies by CIK once the ticker file comes, and adds nothing the second time', async () => {
+      const before = await points();
       expect((await run('sec-tickers', TICKERS)).code).toBe(0);
       const known = await run('sec-companyfacts', COMPANYFACTS);
       expect(known.code, known.stderr).toBe(0);
-      expect(known.json<{ companies_matched: number }>().companies_matched).toBe(2);
+      expect(known.json()).toMatchObject({ companies_matched: 2, companies_added: 0, data_points: 0 });
       expect(known.stderr).not.toContain('warning');
-      expect(await points()).toBeGreaterThan(0);
+      expect(await points()).toBe(before);
     }, 120_000);
 
     it("links a main document only to a filing of the submissions file's own CIK", async () => {

@@ -110,14 +110,16 @@ describe.each(dialects())('ingest SEC filings (%s)', (dialect) => {
     expect((await t.get('/api/v1/revenues?ticker=AMZN&reporting_period=-1', buyer.key)).status).toBe(404);
   });
 
-  it('ingests companyfacts files: the figures of the 10-Ks, an unknown filer skipped and counted', async () => {
+  it('ingests companyfacts files: the figures of the 10-Ks, an unknown filer added from its own identity', async () => {
     const r = await run('sec-companyfacts', FACTS);
     expect(r.code, r.stderr).toBe(0);
     const summary = r.json<{ filers: number; companies_matched: number; data_points: number; skipped: Record<string, number> }>();
-    expect(summary).toMatchObject({ filers: 8, companies_matched: 7 });
-    // Lemonade (CIK 1691421) is not in the catalog: its facts are counted, not added.
-    expect(summary.skipped.unknown_filer).toBeGreaterThan(0);
-    expect(await t.db.kysely.selectFrom('companies').select('company_id').where('cik', '=', '0001691421').execute()).toEqual([]);
+    expect(summary).toMatchObject({ filers: 8, companies_matched: 7, companies_added: 1 });
+    // Lemonade (CIK 1691421) is in no ticker file here: it becomes a company of its CIK and name (design §19.1).
+    expect(summary.skipped.unknown_filer).toBeUndefined();
+    expect(
+      await t.db.kysely.selectFrom('companies').select(['name', 'country']).where('cik', '=', '0001691421').execute(),
+    ).toEqual([{ name: 'Lemonade, Inc.', country: null }]);
 
     // Microsoft 10-K for the fiscal year ended 30 June 2020: total revenue $143,015 million.
     const ms = await revenues('ticker=MSFT&reporting_period=2020');

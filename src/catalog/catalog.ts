@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { compareByExchange } from './exchange-order.js';
 import { prominence } from './search/prominence.js';
 import { type SearchEntry, SearchIndex } from './search/search-index.js';
+import { tickerKey } from './ticker-key.js';
 
 /** The company record of the API (design §1.6): exactly these five fields. */
 export interface CompanyRecord {
@@ -66,7 +67,7 @@ export class Catalog {
         this.#byCik.set(c.cik.replace(/^0+(?=.)/, ''), c);
       }
       for (const l of c.listings) {
-        const key = l.ticker.toUpperCase();
+        const key = tickerKey(l.ticker);
         const list = this.#byTicker.get(key) ?? [];
         list.push(l);
         this.#byTicker.set(key, list);
@@ -146,19 +147,19 @@ export class Catalog {
   }
 
   /**
-   * The company trading under `ticker` (any case). With a MIC, the listing on that market; without
+   * The company trading under `ticker` (any case, any class-share separator: design §19.5). With a MIC, the listing on that market; without
    * one, "the first matching ticker" in the order of {@link compareByExchange} (design §1.3).
    */
   byTicker(ticker: string, micCode?: string): Company | undefined {
-    const listings = this.#byTicker.get(ticker.toUpperCase());
+    const listings = this.#byTicker.get(tickerKey(ticker));
     if (listings === undefined) return undefined;
     const hit = micCode === undefined ? listings[0] : listings.find((l) => l.micCode === micCode);
     return hit === undefined ? undefined : this.#byId.get(hit.companyId);
   }
 
-  /** Every listing of `ticker` (any case), on any market. */
+  /** Every listing of `ticker` (any case, any class-share separator), on any market. */
   listingsOf(ticker: string): readonly Listing[] {
-    return this.#byTicker.get(ticker.toUpperCase()) ?? [];
+    return this.#byTicker.get(tickerKey(ticker)) ?? [];
   }
 
   record(companyId: string): CompanyRecord | undefined {
@@ -168,13 +169,16 @@ export class Catalog {
 
 const SEARCH_ANSWERS_KEPT = 10_000;
 
+/** A company without a listing (one added from its filings, design §19.1) has no record to answer a search with. */
 function searchEntries(companies: readonly Company[]): SearchEntry[] {
-  return companies.map((c) => ({
-    companyId: c.companyId,
-    name: c.name,
-    tickers: c.listings.map((l) => l.ticker),
-    prominence: prominence({ micCodes: c.listings.map((l) => l.micCode), hasData: c.hasData === true }),
-  }));
+  return companies
+    .filter((c) => c.listings.length > 0)
+    .map((c) => ({
+      companyId: c.companyId,
+      name: c.name,
+      tickers: c.listings.map((l) => l.ticker),
+      prominence: prominence({ micCodes: c.listings.map((l) => l.micCode), hasData: c.hasData === true }),
+    }));
 }
 
 /** Reads every company and listing into a new {@link Catalog}. */

@@ -1,3 +1,4 @@
+import { tickerKey } from '../ticker-key.js';
 import { withoutLegalForm, words } from './normalize-name.js';
 import { PostingsBuilder, type PostingsTable } from './postings.js';
 import { MAX_PROMINENCE } from './prominence.js';
@@ -71,7 +72,7 @@ export function* indexParts(entries: readonly SearchEntry[], options: IndexOptio
     levels[i] = MAX_PROMINENCE - Math.max(0, Math.min(MAX_PROMINENCE, Math.round(entry.prominence ?? 0)));
     for (const w of kw) vocabulary.add(w, i);
     for (let j = kw.length - 1; j < aw.length; j++) if (aw[j] !== kw[j]) legalFormsBuilder.add(aw[j] as string, i);
-    for (const t of entry.tickers) tickers.add(t.toUpperCase(), i);
+    for (const t of entry.tickers) tickers.add(tickerKey(t), i);
     if (ownIdentifiers) {
       for (const isin of entry.isins ?? []) remember(isin.toUpperCase(), entry.companyId);
       if (entry.lei) remember(entry.lei.toUpperCase(), entry.companyId);

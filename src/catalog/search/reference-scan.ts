@@ -1,3 +1,4 @@
+import { tickerKey } from '../ticker-key.js';
 import { editDistance } from './edit-distance.js';
 import { nameKey, words } from './normalize-name.js';
 import { MAX_PROMINENCE } from './prominence.js';
@@ -79,7 +80,7 @@ export class ReferenceScan {
         key: keyWords.join(' '),
         keyWords,
         allWords: words(entry.name),
-        upperTickers: entry.tickers.map((t) => t.toUpperCase()),
+        upperTickers: entry.tickers.map(tickerKey),
         level: MAX_PROMINENCE - Math.max(0, Math.min(MAX_PROMINENCE, Math.round(entry.prominence ?? 0))),
       };
     });
@@ -88,7 +89,7 @@ export class ReferenceScan {
 
   /** Company ids, most relevant first, at most `limit`, each once; ties as {@link SearchIndex.search} breaks them. */
   search(query: string, limit = SEARCH_LIMIT): string[] {
-    const upperQuery = query.trim().toUpperCase();
+    const upperQuery = tickerKey(query);
     const qWords = nameKey(query);
     const qKey = qWords.join(' ');
     const vocabulary = new Set(this.#vocabulary);

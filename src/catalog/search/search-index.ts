@@ -1,3 +1,4 @@
+import { tickerKey } from '../ticker-key.js';
 import { editDistance } from './edit-distance.js';
 import { cikKey, type IndexOptions, indexParts } from './index-parts.js';
 import { nameKey } from './normalize-name.js';
@@ -34,6 +35,7 @@ export type Tier = (typeof Tier)[keyof typeof Tier];
 export const SEARCH_LIMIT = 10;
 
 interface Query {
+  /** The query as a ticker is keyed (design §19.5): `brk-b` is `BRK.B`. */
   readonly upper: string;
   readonly words: readonly string[];
   readonly key: string;
@@ -116,7 +118,7 @@ export class SearchIndex {
       isPrefix: (w: string) => (keys[lowerBound(keys, w)] ?? '').startsWith(w),
     };
     const q: Query = {
-      upper: trimmed.toUpperCase(),
+      upper: tickerKey(trimmed),
       words: qWords,
       key: qWords.join(' '),
       limit,

@@ -136,8 +136,10 @@ function resolveJob(catalog: Catalog, job: Job): string {
   if (job.company_id === undefined && job.isin === undefined && job.lei === undefined) {
     if (job.cik !== undefined) {
       const company = catalog.byCik(job.cik);
-      if (company === undefined) return JSON.stringify({ status: 404, detail: 'No company matches the given cik.' });
-      return `{"status":200,"data":${JSON.stringify(catalog.record(company.companyId))}}`;
+      const record = company === undefined ? undefined : catalog.record(company.companyId);
+      // A company added from its filings alone has no listing, so no company record (design §19.1).
+      if (record === undefined) return JSON.stringify({ status: 404, detail: 'No company matches the given cik.' });
+      return `{"status":200,"data":${JSON.stringify(record)}}`;
     }
     if (job.ticker === undefined && job.name !== undefined) {
       const id = catalog.search.search(job.name, 1)[0];

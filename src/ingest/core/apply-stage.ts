@@ -18,9 +18,10 @@ export async function applyStage(db: StageDb): Promise<void> {
         select company_id, name, country, lei, cik from stage_companies where true
         on conflict (company_id) do update set name = excluded.name, country = excluded.country, lei = excluded.lei,
           cik = coalesce(excluded.cik, companies.cik)`,
-    sql`update listings set is_primary = 0 where company_id in (select company_id from stage_companies)`,
+    // A company a filings ingest adds from a filer's identity has no listing (design §19.1): none to place.
+    sql`update listings set is_primary = 0 where company_id in (select company_id from stage_companies where ticker is not null)`,
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)
-        select company_id, ticker, mic_code, isin, 1, (select coalesce(max(added_seq), 0) from listings) + line from stage_companies where true
+        select company_id, ticker, mic_code, isin, 1, (select coalesce(max(added_seq), 0) from listings) + line from stage_companies where ticker is not null
         on conflict (mic_code, ticker) do update set company_id = excluded.company_id, isin = excluded.isin, is_primary = 1`,
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)
         select company_id, ticker, mic_code, isin, 0, (select coalesce(max(added_seq), 0) from listings) + 1000000000 + line from stage_listings where true

@@ -8,7 +8,7 @@ import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
 import { anyFiledFigure, type FilingsStage, figureStage, leiStage, storedFigureRows } from './filings-stage.js';
-import { CompanyMatcher } from './match-company.js';
+import { CompanyMatcher, type Match, type NewCompany, newCompanyOf } from './match-company.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
   type Candidate,
@@ -77,7 +77,10 @@ export interface IngestOptions {
  * figure spec, through the one staged write every import shares: all of the input is read and
  * checked before anything is written, a malformed file refuses the whole (the reader throws
  * {@link ImportError}), and the same input twice changes nothing. A filer is matched to a company
- * by CIK, LEI, or name and country; one the catalog does not hold is skipped and counted. A
+ * by CIK, LEI, or name and country, else to the company its filings are already stored under (a
+ * successor's); one the catalog does not hold becomes a company from its own identity when it
+ * gives a figure (design §19.1: `companies_added`); one whose name and country fit several
+ * companies is skipped and counted (`ambiguous_filer`), as is one with neither CIK nor LEI. A
  * non-USD figure whose currency-year has no FX rate is skipped and counted as `no_fx_rate` (never
  * stored without its USD value): add the rate and ingest again.
  */
@@ -136,6 +139,7 @@ async function stageFilers(
     (await conn.selectFrom('documents').select('document_id').where('source', '=', source.name).limit(1).execute()).length > 0;
   const matcher = new CompanyMatcher(conn);
   const documents = new StageWriter(run.stage, 'stage_documents');
+  const companies = new StageWriter(run.stage, 'stage_companies');
   const leis = writerOf(run, run.leis);
   const points = run.figureStages.map((s) => writerOf(run, s));
   const seen = new Set<string>();
@@ -151,13 +155,29 @@ async function stageFilers(
       (countsOf[i] as FigureCounts).facts += n;
     });
     options.onProgress?.(summary.filers);
-    const match = await matcher.match(filer);
+    const found = await matcher.match(filer);
     const skipAll = (reason: SkipReason) => {
       for (const [i, n] of factCounts.entries()) skipper(countsOf[i] as FigureCounts)(reason, n);
     };
-    if (match === undefined) {
-      skipAll('unknown_filer');
+    if (found === 'ambiguous') {
+      skipAll('ambiguous_filer');
       continue;
+    }
+    let match: Match | undefined = found;
+    let added: NewCompany | undefined;
+    if (match === undefined) {
+      // A filer whose filings are stored under a company already is that company: a predecessor's
+      // CIK whose filings a successor holds (design §19.4), as the demo's reviewed list places them.
+      const holder = anyStored ? await holderOf(conn, source.name, filer.facts) : undefined;
+      if (holder !== undefined) match = { companyId: holder };
+      else {
+        added = newCompanyOf(filer);
+        if (added === undefined) {
+          skipAll('unknown_filer');
+          continue;
+        }
+        match = { companyId: added.companyId };
+      }
     }
     const { companyId } = match;
     if (seen.has(companyId)) {
@@ -165,7 +185,7 @@ async function stageFilers(
       continue;
     }
     seen.add(companyId);
-    summary.companies_matched++;
+    if (added === undefined) summary.companies_matched++;
     if (match.recordLei !== undefined) await leis.add([companyId, match.recordLei, ++line]);
     const periodOfFiling = filingPeriods(filer.facts, source);
     const storedDocuments = anyStored
@@ -229,8 +249,15 @@ async function stageFilers(
       if (fact.filed === '' || staged.has(fact.accession) || !undatedFilings.has(fact.accession)) continue;
       await stageDocument(fact, periodOfFiling.get(fact.accession) ?? reportingPeriodOf(fact.end));
     }
+    // A new company only for a filer that gave something: a data set's quarterly filers are many.
+    if (added !== undefined && staged.size > 0) {
+      await companies.add([added.companyId, added.name, added.country, added.lei, null, null, null, added.cik, ++line]);
+      matcher.remember(added);
+      summary.companies_added++;
+    }
   }
   options.onProgress?.(summary.filers, true);
+  await companies.flush();
   await documents.flush();
   await leis.flush();
   for (const p of points) await p.flush();
@@ -353,6 +380,23 @@ async function stageSpec(
       out.nextLine(),
     ]);
   }
+}
+
+/** The company that already holds documents of these filings in this source, if any. */
+async function holderOf(db: Kysely<Database>, source: string, facts: readonly FiledFact[]): Promise<string | undefined> {
+  const keys = [...new Set(facts.map((f) => f.accession))];
+  // In slices: a parameter list stays far below either dialect's limit.
+  for (let i = 0; i < keys.length; i += 500) {
+    const row = await db
+      .selectFrom('documents')
+      .select('company_id')
+      .where('source', '=', source)
+      .where('source_key', 'in', keys.slice(i, i + 500))
+      .limit(1)
+      .executeTakeFirst();
+    if (row !== undefined) return row.company_id;
+  }
+  return undefined;
 }
 
 /** The period each filing reports on: the latest fiscal year among its annual facts, of any spec. */

@@ -58,6 +58,7 @@ export type SkipReason =
   | 'already_stored'
   | 'no_fx_rate'
   | 'unknown_filer'
+  | 'ambiguous_filer'
   | 'repeated_filer';
 
 /** What decides which facts of a filer count, for one figure spec and one source. */

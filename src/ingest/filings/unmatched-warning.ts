@@ -1,32 +1,19 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-
 /**
- * The warning for an ingest that read filers and matched none: it still succeeds (nothing was
- * wrong with the input), but an operator who ran it on an empty catalog must learn that nothing
- * was added and why. Undefined when some filer matched, or none was read.
+ * The warning for an ingest that read filers and neither matched nor added a company: it still
+ * succeeds (nothing was wrong with the input), but the operator must learn that nothing was added
+ * and why (design §19.1 adds a filer only for a figure it gives). Undefined when some filer
+ * matched or was added, or none was read.
  */
-async function unmatchedWarning(
-  db: Kysely<Database>,
-  command: string,
-  summary: { filers: number; companies_matched: number },
-  hint: string,
-): Promise<string | undefined> {
-  if (summary.filers === 0 || summary.companies_matched > 0) return undefined;
-  const empty = (await db.selectFrom('companies').select('company_id').limit(1).execute()).length === 0;
-  const what = empty
-    ? `the catalog is empty, so none of the ${summary.filers} filers was matched`
-    : `none of the ${summary.filers} filers is a catalog company (all skipped as unknown_filer)`;
-  return `ingest ${command}: warning: ${what} and no data point was added: ${hint}`;
+function unmatchedWarning(command: string, summary: { filers: number; companies_matched: number; companies_added: number }) {
+  if (summary.filers === 0 || summary.companies_matched > 0 || summary.companies_added > 0) return undefined;
+  return `ingest ${command}: warning: none of the ${summary.filers} filers is a catalog company or gave an annual figure, so no company and no data point was added`;
 }
 
 /** Prints {@link unmatchedWarning} on stderr when there is one; the summary on stdout is unchanged. */
-export async function warnIfUnmatched(
-  db: Kysely<Database>,
+export function warnIfUnmatched(
   command: string,
-  summary: { filers: number; companies_matched: number },
-  hint: string,
-): Promise<void> {
-  const warning = await unmatchedWarning(db, command, summary, hint);
+  summary: { filers: number; companies_matched: number; companies_added: number },
+): void {
+  const warning = unmatchedWarning(command, summary);
   if (warning !== undefined) process.stderr.write(`${warning}\n`);
 }

@@ -110,6 +110,26 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
       summary.listings++;
     }
   }
+  // Companies without a listing (added from their filings, design §19.1): empty ticker and mic_code.
+  for await (const c of pages<{
+    company_id: string;
+    name: string;
+    country: string | null;
+    lei: string | null;
+    cik: string | null;
+  }>((after) => {
+    let q = db
+      .selectFrom('companies as c')
+      .select(['c.company_id', 'c.name', 'c.country', 'c.lei', 'c.cik'])
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('listings as l').select('l.company_id').whereRef('l.company_id', '=', 'c.company_id'))),
+      );
+    if (after !== undefined) q = q.where('c.company_id', '>', after.company_id);
+    return q.orderBy('c.company_id').limit(PAGE).execute();
+  })) {
+    await companies.row([c.company_id, c.name, c.country, c.lei, null, null, null, c.cik]);
+    summary.companies++;
+  }
   await companies.close();
   await listings.close();
 

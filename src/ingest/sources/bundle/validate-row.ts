@@ -91,8 +91,9 @@ export interface CompanyRow {
   name: string;
   country: string | null;
   lei: string | null;
-  ticker: string;
-  micCode: string;
+  /** With `micCode`, the primary listing; both null for a company without one (design §19.1). */
+  ticker: string | null;
+  micCode: string | null;
   isin: string | null;
   cik: string | null;
 }
@@ -107,13 +108,16 @@ export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
   }
   const lei = optional(v.lei ?? '');
   if (lei !== null && !isValidLei(lei)) m.add(`lei "${lei}" is not a valid LEI (shape or check digits)`);
+  // A company added from its filings alone (design §19.1) has no listing: ticker and mic_code both empty.
+  const unlisted = (v.ticker ?? '').trim() === '' && (v.mic_code ?? '').trim() === '';
+  if (unlisted && optional(v.isin ?? '') !== null) m.add('isin needs a listing: give its ticker and mic_code');
   return m.result({
     companyId,
     name,
     country,
     lei,
-    ticker: ticker(m, v.ticker ?? ''),
-    micCode: mic(m, v.mic_code ?? ''),
+    ticker: unlisted ? null : ticker(m, v.ticker ?? ''),
+    micCode: unlisted ? null : mic(m, v.mic_code ?? ''),
     isin: isin(m, v.isin ?? ''),
     cik: cik(m, v.cik ?? ''),
   });

@@ -1,9 +1,5 @@
 import type { IngestCommand } from '../../core/ingest-command.js';
 
-/** What to do before an ESEF ingest can match anything (printed when none matched). */
-const CATALOG_HINT =
-  'import a bundle of these companies with their LEIs (or `bin/corpdata ingest sec-tickers` for those SEC lists) first, then this ingest again';
-
 /** ESEF's ingest commands (design §14): the index first, then the reports. */
 export const esefCommands: readonly IngestCommand[] = [
   {
@@ -20,7 +16,7 @@ export const esefCommands: readonly IngestCommand[] = [
         import('../../filings/unmatched-warning.js'),
       ]);
       const summary = await ingestEsef(r.db, r.paths, r.limits, r.specs, r.progress('filers'));
-      await warnIfUnmatched(r.db, 'esef', summary, CATALOG_HINT);
+      warnIfUnmatched('esef', summary);
       return summary;
     },
   },

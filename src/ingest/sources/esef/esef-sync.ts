@@ -397,7 +397,8 @@ async function pendingReports(
             ...(country === undefined || !named ? {} : { country }),
           });
     // Unnamed and unmatched by LEI: only its report names the filer, so it is fetched.
-    if (match === undefined && named) summary.reports.not_in_catalog++;
+    // A name several catalog companies share is no catalog company either: the ingest would skip it.
+    if ((match === undefined || match === 'ambiguous') && named) summary.reports.not_in_catalog++;
     else pending.push({ fxoId: r.fxo_id, jsonUrl: r.json_url as string, url: json.url });
   }
   return pending;

@@ -152,6 +152,10 @@ export async function ingestTickers(
             .execute()
         ).map((l) => [`${l.mic_code}:${l.ticker}`, l.company_id]),
       );
+      // A company added from its filings alone (design §19.1) has none: its first listing here is its primary.
+      const listed = new Set(
+        (await conn.selectFrom('listings').select('company_id').distinct().execute()).map((l) => l.company_id),
+      );
       const groups = new Map<string, TickerRow[]>();
       for (const r of rows) groups.set(r.cik, [...(groups.get(r.cik) ?? []), r]);
       summary.ciks = groups.size;
@@ -212,6 +216,29 @@ export async function ingestTickers(
           }
           return holder === undefined;
         });
+        if (companyId !== undefined && !listed.has(companyId) && free[0] !== undefined) {
+          const primary = free[0];
+          const company = await conn
+            .selectFrom('companies')
+            .select(['name', 'country', 'lei'])
+            .where('company_id', '=', companyId)
+            .executeTakeFirstOrThrow();
+          await companies.add([
+            companyId,
+            company.name,
+            company.country,
+            company.lei,
+            primary.ticker,
+            primary.mic,
+            null,
+            cik,
+            ++line,
+          ]);
+          taken.add(`${primary.mic}:${primary.ticker}`);
+          listed.add(companyId);
+          summary.listings_added++;
+          free.splice(0, 1);
+        }
         if (companyId === undefined) {
           const [primary, ...rest] = free;
           if (primary === undefined) {

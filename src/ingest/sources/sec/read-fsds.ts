@@ -1,3 +1,4 @@
+import { countryName } from '../../../catalog/country-names.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
 import { ImportError } from '../../core/issues.js';
 import { readLines } from '../../core/line-reader.js';
@@ -9,6 +10,8 @@ import type { SecFiler } from './sec-source.js';
 interface Submission {
   cik: string;
   name: string;
+  /** The business address's country (sub.txt `countryba`, ISO 3166), as the catalog writes it; undefined when not given. */
+  country: string | undefined;
   form: string;
   filed: string;
 }
@@ -101,7 +104,13 @@ export async function* readDataSets(
         if (!isAccession(adsh) || cik === undefined || filed === undefined) {
           throw new ImportError([{ file: source, line, message: 'adsh, cik or filed is malformed' }]);
         }
-        subs.set(adsh, { cik, name: (cells.get('name') ?? '').trim() || `CIK ${cik}`, form: cells.get('form') ?? '', filed });
+        subs.set(adsh, {
+          cik,
+          name: (cells.get('name') ?? '').trim() || `CIK ${cik}`,
+          country: countryName(cells.get('countryba') ?? ''),
+          form: cells.get('form') ?? '',
+          filed,
+        });
       }
       return subs;
     });
@@ -114,7 +123,13 @@ export async function* readDataSets(
         const adsh = cells.get('adsh') ?? '';
         const sub = submissions.get(adsh);
         if (sub === undefined) throw new ImportError([{ file: source, line, message: `adsh ${adsh} is not in sub.txt` }]);
-        const filer = filers.get(sub.cik) ?? { cik: sub.cik, name: sub.name, facts: [], source: path };
+        const filer: SecFiler = filers.get(sub.cik) ?? {
+          cik: sub.cik,
+          name: sub.name,
+          ...(sub.country === undefined ? {} : { country: sub.country }),
+          facts: [],
+          source: path,
+        };
         filers.set(sub.cik, filer);
         const raw = cells.get('value') ?? '';
         if (raw === '') continue;

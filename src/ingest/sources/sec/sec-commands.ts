@@ -3,10 +3,6 @@ import { conceptsOfAll } from '../../core/figure-spec.js';
 import type { IngestCommand } from '../../core/ingest-command.js';
 import type { SecFiler } from './sec-source.js';
 
-/** What to do before a SEC filings ingest can match anything (printed when none matched). */
-const CATALOG_HINT =
-  'run `bin/corpdata ingest sec-tickers company_tickers_exchange.json` first (it adds SEC filers to the catalog), then this ingest again';
-
 /** A reader of SEC filings input: the filers of `paths`, keeping the facts of `concepts` only. */
 type ReadFilers = (paths: readonly string[], concepts: ReadonlySet<string>, limits: IngestLimits) => AsyncIterable<SecFiler>;
 
@@ -29,7 +25,7 @@ function filingsCommand(name: string, input: string, loadReader: () => Promise<R
       const summary = await ingestFilings(r.db, r.paths.join(' '), secSource, r.specs, filers, {
         onProgress: r.progress('filers'),
       });
-      await warnIfUnmatched(r.db, name, summary, CATALOG_HINT);
+      warnIfUnmatched(name, summary);
       return summary;
     },
   };

@@ -1,4 +1,6 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
+import { isCurrency } from '../../../money/currencies.js';
+import { perShareCurrency, perShareMillionths } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
 import { JsonReader } from '../../core/json-reader.js';
 import { isIsoDate } from '../../filings/periods.js';
@@ -135,9 +137,21 @@ function factOf(item: unknown, at: string, concept: string, unit: string, refuse
   if (typeof accn !== 'string' || !isAccession(accn)) return refuse(`${at}: accn "${shown(accn)}" is not an accession number`);
   if (typeof form !== 'string' || form === '') return refuse(`${at}: form is missing`);
   if (typeof filed !== 'string' || !isIsoDate(filed)) return refuse(`${at}: filed "${shown(filed)}" is not a date`);
-  if (typeof val !== 'number' || !Number.isSafeInteger(val)) {
-    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a whole number`);
+  // A per-share value (EPS) is a decimal, carried in millionths; a money value a whole amount. A
+  // value in another unit (`pure`, `shares`) is never a figure, skipped as no currency: rounded.
+  const perShare = perShareCurrency(unit) !== undefined;
+  const value =
+    typeof val !== 'number' || !Number.isFinite(val)
+      ? undefined
+      : perShare
+        ? perShareMillionths(val)
+        : isCurrency(unit) || Number.isInteger(val)
+          ? val
+          : Math.round(val);
+  if (value === undefined || !Number.isSafeInteger(value)) {
+    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a ${perShare ? 'decimal' : 'whole'} number`);
   }
-  // An instant (no start) is never a year's figure; it is left out as not annual.
-  return { concept, start: start ?? end, end, value: val, unit, accession: accn, form, filed };
+  const fact: FiledFact = { concept, start: start ?? end, end, value, unit, accession: accn, form, filed };
+  // An instant (no start): a balance at its date (design §18.1), never a year's amount.
+  return start === undefined ? { ...fact, instant: true } : fact;
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
+import { perShareCurrency, perShareMillionths } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
 import { readLines } from '../../core/line-reader.js';
 import { entryChunks, type ZipEntry, zipEntries } from '../../core/zip-entries.js';
@@ -118,28 +119,27 @@ export async function* readDataSets(
         filers.set(sub.cik, filer);
         const raw = cells.get('value') ?? '';
         if (raw === '') continue;
-        if (!/^-?[0-9]+(\.0*)?$/.test(raw)) {
+        const unit = cells.get('uom') ?? '';
+        // A per-share value (EPS) is a decimal, carried in millionths; every other is a whole amount.
+        const perShare = perShareCurrency(unit) !== undefined;
+        if (!perShare && !/^-?[0-9]+(\.0*)?$/.test(raw)) {
           throw new ImportError([{ file: source, line, message: `value ${raw} of ${concept} is not a whole number` }]);
         }
-        const value = Number(raw.split('.')[0]);
+        const value = perShare ? perShareMillionths(raw) : Number(raw.split('.')[0]);
+        if (value === undefined) {
+          throw new ImportError([{ file: source, line, message: `value ${raw} of ${concept} is not a decimal number` }]);
+        }
         const end = isoDate(cells.get('ddate') ?? '');
         if (end === undefined || !Number.isSafeInteger(value)) {
           throw new ImportError([{ file: source, line, message: 'ddate or value is malformed' }]);
         }
         if ((cells.get('segments') ?? '') !== '' || (cells.get('coreg') ?? '') !== '') continue;
-        // Four quarters is a year; anything else is a period that is not, left out as such.
-        const start = cells.get('qtrs') === '4' ? null : end;
-        const fact: FiledFact = {
-          concept,
-          start,
-          end,
-          value,
-          unit: cells.get('uom') ?? '',
-          accession: adsh,
-          form: sub.form,
-          filed: sub.filed,
-        };
-        filer.facts.push(fact);
+        // Four quarters is a year; no quarter an instant (a balance, design §18.1); anything else a
+        // period that is not a year, left out as such.
+        const qtrs = cells.get('qtrs');
+        const start = qtrs === '4' ? null : end;
+        const fact: FiledFact = { concept, start, end, value, unit, accession: adsh, form: sub.form, filed: sub.filed };
+        filer.facts.push(qtrs === '0' ? { ...fact, instant: true } : fact);
       }
     });
   }

@@ -63,7 +63,10 @@ export function moneyFigureDataset<M extends string>(
           example: {
             file: spec.bundleFile,
             documentKind: 'financial' as const,
-            row: { value: '1234567000', [spec.bundleCurrencyColumn ?? 'ccy']: 'USD' },
+            row:
+              spec.perShare === true
+                ? { value: '3.28', unit: 'USD/share' }
+                : { value: '1234567000', [spec.bundleCurrencyColumn ?? 'ccy']: 'USD' },
           },
         }
       : {}),

@@ -1,5 +1,4 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
-import { isCurrency } from '../../../money/currencies.js';
 import { perShareCurrency, perShareMillionths } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
 import { JsonReader } from '../../core/json-reader.js';
@@ -110,7 +109,8 @@ async function readFacts(
             refuse(`${concept} ${unit} is not a list of facts`);
           }
           for await (const i of reader.items()) {
-            facts.push(factOf(await reader.value(), `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse));
+            const fact = factOf(await reader.value(), `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse);
+            if (fact !== undefined) facts.push(fact);
           }
         }
       }
@@ -127,7 +127,13 @@ function shown(value: unknown): string {
 }
 
 /** One fact, checked: `at` names it in a refusal. */
-function factOf(item: unknown, at: string, concept: string, unit: string, refuse: (message: string) => never): FiledFact {
+function factOf(
+  item: unknown,
+  at: string,
+  concept: string,
+  unit: string,
+  refuse: (message: string) => never,
+): FiledFact | undefined {
   if (!isObject(item)) return refuse(`${at} is not an object`);
   const { start, end, val, accn, form, filed } = item;
   if (typeof end !== 'string' || !isIsoDate(end)) return refuse(`${at}: end "${shown(end)}" is not a date`);
@@ -137,20 +143,14 @@ function factOf(item: unknown, at: string, concept: string, unit: string, refuse
   if (typeof accn !== 'string' || !isAccession(accn)) return refuse(`${at}: accn "${shown(accn)}" is not an accession number`);
   if (typeof form !== 'string' || form === '') return refuse(`${at}: form is missing`);
   if (typeof filed !== 'string' || !isIsoDate(filed)) return refuse(`${at}: filed "${shown(filed)}" is not a date`);
-  // A per-share value (EPS) is a decimal, carried in millionths; a money value a whole amount. A
-  // value in another unit (`pure`, `shares`) is never a figure, skipped as no currency: rounded.
-  const perShare = perShareCurrency(unit) !== undefined;
-  const value =
-    typeof val !== 'number' || !Number.isFinite(val)
-      ? undefined
-      : perShare
-        ? perShareMillionths(val)
-        : isCurrency(unit) || Number.isInteger(val)
-          ? val
-          : Math.round(val);
-  if (value === undefined || !Number.isSafeInteger(value)) {
-    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a ${perShare ? 'decimal' : 'whole'} number`);
-  }
+  if (typeof val !== 'number' || !Number.isFinite(val))
+    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a number`);
+  // A per-share value (EPS) is a decimal, carried in millionths. A fraction in any other unit is no
+  // figure: a money figure is whole, and a per-share value tagged in plain USD (Boeing's 10-K of
+  // 2010) is not in a per-share unit; it is left out, never the whole file refused for it.
+  const value = perShareCurrency(unit) !== undefined ? perShareMillionths(val) : Number.isInteger(val) ? val : undefined;
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value)) return refuse(`${at} (accession ${accn}): value ${shown(val)} is beyond 2^53`);
   const fact: FiledFact = { concept, start: start ?? end, end, value, unit, accession: accn, form, filed };
   // An instant (no start): a balance at its date (design §18.1), never a year's amount.
   return start === undefined ? { ...fact, instant: true } : fact;

@@ -1,5 +1,6 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
-import { perShareCurrency, perShareMillionths } from '../../../money/per-share.js';
+import { isCurrency } from '../../../money/currencies.js';
+import { perShareCurrency, perShareMillionths, perShareUnit } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
 import { readLines } from '../../core/line-reader.js';
 import { entryChunks, type ZipEntry, zipEntries } from '../../core/zip-entries.js';
@@ -14,6 +15,8 @@ interface Submission {
   filed: string;
 }
 
+/** Concepts of a value per share (`EarningsPerShareDiluted`, `DilutedEarningsLossPerShare`). */
+const PER_SHARE_CONCEPT_RE = /PerShare/;
 /** `20090630` → `2009-06-30`, or undefined when it is not such a date. */
 function isoDate(v: string): string | undefined {
   if (!/^[0-9]{8}$/.test(v)) return undefined;
@@ -119,10 +122,15 @@ export async function* readDataSets(
         filers.set(sub.cik, filer);
         const raw = cells.get('value') ?? '';
         if (raw === '') continue;
-        const unit = cells.get('uom') ?? '';
+        const uom = cells.get('uom') ?? '';
         // A per-share value (EPS) is a decimal, carried in millionths; every other is a whole amount.
+        // The data sets write a per-share concept's unit as its currency (`USD`): it is per share.
+        const unit = PER_SHARE_CONCEPT_RE.test(concept) && isCurrency(uom) ? perShareUnit(uom) : uom;
         const perShare = perShareCurrency(unit) !== undefined;
-        if (!perShare && !/^-?[0-9]+(\.0*)?$/.test(raw)) {
+        const whole = /^-?[0-9]+(\.0*)?$/.test(raw);
+        // A fraction in a unit that is no currency (`pure`) is never a figure: left out.
+        if (!perShare && !whole && !isCurrency(unit)) continue;
+        if (!perShare && !whole) {
           throw new ImportError([{ file: source, line, message: `value ${raw} of ${concept} is not a whole number` }]);
         }
         const value = perShare ? perShareMillionths(raw) : Number(raw.split('.')[0]);

@@ -3,6 +3,7 @@ import type { Dataset } from '../dataset.js';
 import type { FigureRecord } from '../kit/money-figures/figure-record.js';
 import { moneyFigureDataset } from '../kit/money-figures/money-figure-dataset.js';
 import type { MoneyFigureSpec } from '../kit/money-figures/money-figure-spec.js';
+import { lineItemExamples } from './line-item-examples.js';
 import { LINE_ITEM_PRICES } from './line-item-prices.js';
 import { LINE_ITEMS, type LineItem } from './line-items.js';
 
@@ -70,7 +71,9 @@ export function lineItemSpec(item: LineItem): MoneyFigureSpec {
 /** A line item as a dataset (design §18): `GET /api/v1/{name}`, priced and bought as revenues. */
 export function lineItemDataset(item: LineItem): Dataset<FigureRecord> {
   const unit = item.unit === 'per share' ? 'in USD per share' : 'in USD';
+  const examples = lineItemExamples(item, `get${pascal(item.name)}`);
   return moneyFigureDataset(lineItemSpec(item), {
+    ...(examples === undefined ? {} : { openApiExamples: examples }),
     label: item.metric,
     subscription: 'fundamentals',
     route: {

@@ -9,16 +9,21 @@ import { PUBLIC_URL, startApp, type TestAccount, type TestApp } from './support/
 const DIR = fileURLToPath(new URL('./fixtures/filings/held-out', import.meta.url));
 const ZIP = `${DIR}/companyfacts-held-out.zip`;
 
-/**
- * The items this test measures, each a dataset the product serves. The oracle already computes the
- * ten of design §18's table (gross-profit, operating-income, pretax-income, eps-diluted,
- * total-assets, total-liabilities, equity, cash, operating-cash-flow, capital-expenditure); each
- * adds here as one row once its dataset is served.
- */
+/** The items this test measures, each a dataset the product serves (design §17, §18's table). */
 const ITEMS: ReadonlyArray<{ item: string; route: string }> = [
-  { item: 'revenues', route: 'revenues' },
-  { item: 'net-income', route: 'net-income' },
-];
+  'revenues',
+  'net-income',
+  'gross-profit',
+  'operating-income',
+  'pretax-income',
+  'eps-diluted',
+  'total-assets',
+  'total-liabilities',
+  'equity',
+  'cash',
+  'operating-cash-flow',
+  'capital-expenditure',
+].map((item) => ({ item, route: item }));
 
 /** The accuracy bars: every data point of a company-period exact, overall and per item. */
 const OVERALL_BAR = 0.97;
@@ -49,6 +54,8 @@ interface ServedRecord {
   value: number;
   original_value: number | null;
   original_ccy?: string;
+  /** A per-share record's (`EUR/share`), in place of original_ccy. */
+  original_unit?: string;
   traceability_source_url: string;
 }
 
@@ -151,7 +158,8 @@ describe('the held-out oracle', () => {
 
   it('covers every held-out filer and every item', () => {
     expect(expected.companies.length).toBeGreaterThanOrEqual(27);
-    for (const { item } of ITEMS) expect(Object.keys(expected.items[item] ?? {}).length).toBeGreaterThanOrEqual(25);
+    // Fewer companies tag a gross profit (banks, insurers and utilities have none): at least ten each.
+    for (const { item } of ITEMS) expect(Object.keys(expected.items[item] ?? {}).length).toBeGreaterThanOrEqual(10);
   });
 
   it('holds filers the demo has no filing of: the demo bundle has no financial document of theirs', () => {
@@ -169,8 +177,8 @@ describe('the held-out oracle', () => {
 
   it('holds restatements, figures confirmed by a rounded repeat and revenue sub-lines passed over, so that each rule is measured', () => {
     const periods = (item: string) => Object.values(expected.items[item] ?? {}).flatMap((company) => Object.values(company));
-    // A company-period restated at least once, for each measured item.
-    for (const { item } of ITEMS) expect(periods(item).filter((points) => points.length > 1).length).toBeGreaterThanOrEqual(30);
+    // Company-periods restated at least once, for each measured item.
+    for (const { item } of ITEMS) expect(periods(item).filter((points) => points.length > 1).length).toBeGreaterThanOrEqual(15);
     // SunEdison's 10-Ks of 2012–2014 tag a Revenues sub-line under their cost of goods sold beside SalesRevenueNet (design §18.4).
     const sunedison = expected.items.revenues?.['945436'] ?? {};
     expect(sunedison['2011']?.map((p) => [p.concept, p.value])).toEqual([['us-gaap:SalesRevenueNet', 2_715_500_000]]);
@@ -231,7 +239,7 @@ describe.each(dialects())('accuracy on held-out SEC filers (%s)', (dialect) => {
           return {
             value: r.value,
             original_value: r.original_value,
-            ccy: r.original_ccy ?? 'USD',
+            ccy: r.original_ccy ?? r.original_unit?.replace('/share', '') ?? 'USD',
             concept,
             accession: filing.accession,
             year_of_disclosure: r.year_of_disclosure,

@@ -1,6 +1,7 @@
 import type { Dataset } from './dataset.js';
 import { ghgEmissions } from './ghg-emissions/ghg-emissions-dataset.js';
 import { ghgIntensity } from './ghg-intensity/ghg-intensity-dataset.js';
+import { LINE_ITEM_DATASETS } from './line-items/line-item-dataset.js';
 import { netIncome } from './net-income/net-income-dataset.js';
 import { revenues } from './revenues/revenues-dataset.js';
 
@@ -11,4 +12,4 @@ import { revenues } from './revenues/revenues-dataset.js';
  * `Dataset<R>` of its own records is a `Dataset`, since its records only come out of it (`load`,
  * `mock`).
  */
-export const DATASETS: readonly Dataset[] = [revenues, ghgEmissions, ghgIntensity, netIncome];
+export const DATASETS: readonly Dataset[] = [revenues, ghgEmissions, ghgIntensity, netIncome, ...LINE_ITEM_DATASETS];

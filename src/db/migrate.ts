@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './connect.js';
+import { createFigureTable } from './figure-table.js';
 import * as initial from './migrations/001-initial.js';
 import * as secFilings from './migrations/002-sec-filings.js';
 import * as datasets from './migrations/003-datasets.js';
@@ -18,7 +19,7 @@ import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
 import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
 import * as chargeOneDebit from './migrations/017-charge-one-debit.js';
-import type { Database } from './schema.js';
+import { type Database, LINE_ITEM_TABLES } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
   const bind = (m: { up(db: Kysely<unknown>, dialect: Db['dialect']): Promise<void> }): Migration => ({
@@ -47,6 +48,25 @@ function provider(db: Db): MigrationProvider {
   };
 }
 
+/**
+ * Every line item's figure table (design §18) that is missing: derived from `LINE_ITEM_TABLES`,
+ * so a line item added to the list gets its table at the next `migrate`, without a migration of
+ * its own. Several processes may run this at once: the first creates, the others find it there.
+ */
+async function createLineItemTables(db: Db): Promise<void> {
+  const existing = new Set((await db.kysely.introspection.getTables()).map((t) => t.name));
+  for (const table of LINE_ITEM_TABLES) {
+    if (existing.has(table)) continue;
+    try {
+      await createFigureTable(db.kysely, table, true);
+    } catch (error) {
+      // Another process creating the same table at the same moment (PostgreSQL's catalog race).
+      const now = new Set((await db.kysely.introspection.getTables()).map((t) => t.name));
+      if (!now.has(table)) throw error;
+    }
+  }
+}
+
 export interface MigrateResult {
   /** True when this call created the schema: the database was empty. */
   created: boolean;
@@ -58,6 +78,7 @@ export async function migrate(db: Db): Promise<MigrateResult> {
   const migrator = new Migrator({ db: db.kysely, provider: provider(db) });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) throw error;
+  await createLineItemTables(db);
   const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   return { created: applied.includes('001-initial'), applied };
 }

@@ -92,10 +92,31 @@ export interface DocumentTable {
  * composing a dataset on a table of its own adds that table by augmenting this interface in its
  * own files (`declare module`), which the build of the product never reads.
  */
-export interface FigureTables {
+export interface FigureTables extends Record<LineItemTableName, FigurePointTable> {
   revenue_points: FigurePointTable;
   net_income_points: FigurePointTable;
 }
+
+/**
+ * The figure tables of the statements' line items (design §18), one per row of the datasets'
+ * line-item table (`src/datasets/line-items/line-items.ts`, whose test holds the two lists alike):
+ * `migrate` creates each that is missing, so a new line item needs no migration of its own.
+ */
+export const LINE_ITEM_TABLES = [
+  'gross_profit_points',
+  'operating_income_points',
+  'pretax_income_points',
+  'eps_diluted_points',
+  'total_assets_points',
+  'total_liabilities_points',
+  'equity_points',
+  'cash_points',
+  'operating_cash_flow_points',
+  'capital_expenditure_points',
+] as const;
+
+/** The name of a line item's figure table. */
+export type LineItemTableName = (typeof LINE_ITEM_TABLES)[number];
 
 /** The name of a money figure table. */
 export type FigureTableName = keyof FigureTables & string;

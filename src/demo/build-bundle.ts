@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { figureSpecsOf } from '../datasets/dataset-list.js';
 import { ghgBundle } from '../datasets/ghg-emissions/ghg-bundle.js';
+import { LINE_ITEMS } from '../datasets/line-items/line-items.js';
 import { DATASETS } from '../datasets/registry.js';
 import { revenues as revenueDataset } from '../datasets/revenues/revenues-dataset.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
@@ -16,6 +17,7 @@ import { mergeEntities } from './entities.js';
 import { ESEF_FILER_LISTINGS_CSV, ESEF_FILER_LISTINGS_FILE } from './esef-filer-listings.js';
 import { yearlyRates } from './fx.js';
 import { GhgSources } from './ghg.js';
+import { lineItemExamples } from './line-item-examples.js';
 import { checkSegments } from './markets.js';
 import { Report } from './report.js';
 import { type DemoDocument, Revenues } from './revenues.js';
@@ -154,6 +156,13 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     writeCsv(join(outDir, spec.bundleFile), spec.bundleColumns, sortFigures(filedBySpec[i] ?? []).map(figureRow));
   }
   writeCsv(join(outDir, revenueFigures.bundleFile), revenueFigures.bundleColumns, figures.map(figureRow));
+  // The line items' OpenAPI examples, from these rows (src/datasets/line-items/line-item-examples.ts reads them).
+  const documentsById = new Map(documents.map((d) => [d.id, d]));
+  const rateOf = (currency: string, year: number) => rates.find((r) => r.currency === currency && r.year === year)?.usdPerUnit;
+  writeFileSync(
+    join(dirname(outDir), 'line-item-examples.json'),
+    `${JSON.stringify(lineItemExamples(FIGURE_SPECS, filedBySpec, documentsById, rateOf, new Set(LINE_ITEMS.map((l) => l.name))), null, 1)}\n`,
+  );
   writeCsv(
     join(outDir, 'fx_rates.csv'),
     BUNDLE_FILES['fx_rates.csv'],

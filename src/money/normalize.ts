@@ -35,16 +35,18 @@ export function rateCurrency(currency: string): { currency: string; divisor: big
 
 /**
  * `round(original × usd_per_unit)`, half away from zero, computed exactly. `usdPerUnit` is the rate
- * of `rateCurrency(currency)`; USD figures pass through unchanged. Throws RangeError when the
- * result is not a safe integer.
+ * of `rateCurrency(currency)`; USD figures pass through unchanged. With a `step`, the result is
+ * rounded to a multiple of it (a per-share value in millionths to 4 decimals: step 100), a USD
+ * figure too. Throws RangeError when the result is not a safe integer.
  */
-export function toUsd(original: number, currency: string, usdPerUnit: string): number {
+export function toUsd(original: number, currency: string, usdPerUnit: string, step = 1): number {
   if (!Number.isSafeInteger(original)) throw new RangeError('original value must be a safe integer');
-  if (currency === 'USD') return original;
-  const rate = parseRate(usdPerUnit);
+  if (currency === 'USD' && step === 1) return original;
+  const rate = currency === 'USD' ? { digits: 1n, scale: 0 } : parseRate(usdPerUnit);
   if (rate === undefined) throw new RangeError(`"${usdPerUnit}" is not a positive decimal rate`);
   const { divisor } = rateCurrency(currency);
-  const usd = divideRounded(BigInt(original) * rate.digits, 10n ** BigInt(rate.scale) * divisor);
+  const unit = BigInt(step);
+  const usd = divideRounded(BigInt(original) * rate.digits, 10n ** BigInt(rate.scale) * divisor * unit) * unit;
   const result = Number(usd);
   if (!Number.isSafeInteger(result)) throw new RangeError('USD value is beyond the safe integer range');
   return result;

@@ -97,3 +97,10 @@ const NUMBER = new Intl.NumberFormat('en-US');
 export function formatNumber(n: number): string {
   return NUMBER.format(n);
 }
+
+const DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+
+/** A decimal figure (a per-share value) with every place it has, up to six: 1.2345 → "1.2345". */
+export function formatDecimal(n: number): string {
+  return DECIMAL.format(n);
+}

@@ -12,7 +12,7 @@ export type NetIncomeRecord = MoneyRecord<'Net Income'>;
  * filing separates it (`NetIncomeLoss`, IFRS `ProfitLossAttributableToOwnersOfParent`), else the
  * profit of the whole group (`ProfitLoss`). A loss is a negative figure.
  */
-export const NET_INCOME_FIGURES: MoneyFigureSpec & { metric: 'Net Income' } = {
+export const NET_INCOME_FIGURES: MoneyFigureSpec & { metric: 'Net Income'; perShare?: undefined } = {
   dataset: 'net-income',
   table: 'net_income_points',
   metric: 'Net Income',

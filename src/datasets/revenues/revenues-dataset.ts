@@ -11,7 +11,7 @@ export type RevenueRecord = MoneyRecord<'Total Revenue'>;
  * What the kit needs to serve revenues: its figure table, metric, prices, the concepts it reads
  * from filings, and its words.
  */
-export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue' } = {
+export const REVENUE_FIGURES: MoneyFigureSpec & { metric: 'Total Revenue'; perShare?: undefined } = {
   dataset: 'revenues',
   table: 'revenue_points',
   metric: 'Total Revenue',

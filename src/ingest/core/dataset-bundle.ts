@@ -41,6 +41,8 @@ export interface DatasetBundle {
    * values are recomputed, as revenues' are, when an import changes an FX rate.
    */
   readonly figureTable?: FigureTableName;
+  /** The step its USD values are rounded to when recomputed: 100 for a per-share table (in millionths, to 4 decimals). */
+  readonly usdStep?: number;
   /** Writes the checked stage, keyed by stable ids: the same bundle twice changes nothing. */
   apply(db: Kysely<Database>): Promise<void>;
   /** Every stored row, as the file's lines (`columns` then `optionalColumns`), in a stable order. */

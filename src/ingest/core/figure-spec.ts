@@ -28,6 +28,16 @@ export interface FigureSpec {
    * also tags a larger candidate (revenue: cost of revenue and operating income). Absent: no guard.
    */
   readonly guard?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * `year` (the default): an amount over a fiscal year, an annual duration (design §10.2).
+   * `year end`: a balance at one of the filer's fiscal-year ends, an instant (design §18.1).
+   */
+  readonly period?: 'year' | 'year end';
+  /**
+   * Its figures are per share (design §18.2: diluted EPS): facts in `{currency}/shares`, values in
+   * millionths (`PER_SHARE_SCALE`), the USD value rounded to 4 decimals.
+   */
+  readonly perShare?: true;
   /** The table its figures are written to: one of `FigureTables` (src/db/schema.ts), all of one shape. */
   readonly table: FigureTableName;
   /** Its file in an import bundle: `revenues.csv`, `net_income.csv`. */

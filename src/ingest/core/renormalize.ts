@@ -8,7 +8,8 @@ type Rates = ReadonlyMap<string, { usdPerUnit: string; source: string }>;
 const PAGE = 5_000;
 
 /**
- * Recomputes the USD value of every stored money figure (of each of the `tables`) whose currency-year rate this import
+ * Recomputes the USD value of every stored money figure (of each of the `tables`, rounded to its
+ * step) whose currency-year rate this import
  * changed, so no figure keeps a value computed with a rate the database no longer holds.
  *
  * Only rates the database held before can have stored figures depending on them (a figure is
@@ -20,10 +21,10 @@ export async function renormalize(
   trx: Transaction<Database>,
   before: Rates,
   after: Rates,
-  tables: readonly FigureTableName[],
+  tables: ReadonlyArray<{ table: FigureTableName; step: number }>,
 ): Promise<number> {
   let updated = 0;
-  for (const table of tables) updated += await renormalizeTable(trx, before, after, table);
+  for (const { table, step } of tables) updated += await renormalizeTable(trx, before, after, table, step);
   return updated;
 }
 
@@ -33,6 +34,7 @@ async function renormalizeTable(
   before: Rates,
   after: Rates,
   table: FigureTableName,
+  step: number,
 ): Promise<number> {
   let updated = 0;
   for (const [key, rate] of after) {
@@ -58,7 +60,7 @@ async function renormalizeTable(
       const points = await query.orderBy('point_id').limit(PAGE).execute();
       for (const p of points) {
         if (p.original_value === null) continue;
-        const value = toUsd(p.original_value, p.original_ccy, rate.usdPerUnit);
+        const value = toUsd(p.original_value, p.original_ccy, rate.usdPerUnit, step);
         await trx
           .updateTable(table)
           .set({ value_usd: value, fx_rate: rate.usdPerUnit, fx_source: rate.source })

@@ -42,7 +42,7 @@ export interface StagedWriteOptions {
 }
 
 /** A stage table of its own, filled by the source's reading (a dataset's bundle file). */
-export type ExtraStage = Pick<DatasetBundle, 'stageTable' | 'createStage' | 'check' | 'apply' | 'figureTable'>;
+export type ExtraStage = Pick<DatasetBundle, 'stageTable' | 'createStage' | 'check' | 'apply' | 'figureTable' | 'usdStep'>;
 
 async function loadRates(db: Kysely<Database>): Promise<Rates> {
   const rows = await db.selectFrom('fx_rates').select(['currency', 'year', 'usd_per_unit', 'source']).execute();
@@ -104,9 +104,12 @@ export async function stagedWrite<T>(
           }
           await applyStage(trx.withTables<StageTables>());
           for (const extra of extras) await extra.apply(trx);
-          return renormalize(trx, previousRates, rates, [
-            ...new Set(extras.flatMap((e) => (e.figureTable === undefined ? [] : [e.figureTable]))),
-          ]);
+          return renormalize(
+            trx,
+            previousRates,
+            rates,
+            extras.flatMap((e) => (e.figureTable === undefined ? [] : [{ table: e.figureTable, step: e.usdStep ?? 1 }])),
+          );
         });
         return { ...result, renormalized };
       } finally {

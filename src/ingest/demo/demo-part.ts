@@ -1,7 +1,8 @@
+import { perShareCurrency, perShareText } from '../../money/per-share.js';
 import type { FigureSpec } from '../core/figure-spec.js';
-import { candidatesText } from '../filings/ingest-filings.js';
+import { candidatesText, parsePairs } from '../filings/ingest-filings.js';
 import type { Figure } from '../filings/select-figures.js';
-import { traceFieldsText } from '../filings/source.js';
+import { type FiledFact, traceFieldsText } from '../filings/source.js';
 
 /**
  * A source's part of the demo bundle (`node dist/demo/build-bundle.js`): how its files under the
@@ -109,22 +110,35 @@ export interface DemoFiledFigure {
  * trace fields.
  */
 export function demoFiledFigure(
+  spec: FigureSpec,
   companyId: string,
   documentId: string,
   { fact, reportingPeriod, candidates }: Figure,
   confirmedBy: ReadonlyMap<string, readonly string[]>,
 ): DemoFiledFigure {
+  const confirmations = confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null;
+  // A per-share figure's file holds decimals and its currency per share (design §18.6).
+  const perShare = spec.perShare === true;
+  const decimals = (pairs: string | null) =>
+    pairs === null || !perShare
+      ? pairs
+      : parsePairs(pairs)
+          .map((p) => `${p.key}=${perShareText(p.value)}`)
+          .join(' ');
   return {
     companyId,
     documentId,
     period: reportingPeriod,
-    value: String(fact.value),
-    currency: fact.unit,
+    value: perShare ? perShareText(fact.value) : String(fact.value),
+    currency: perShare ? `${figureCurrency(fact)}/share` : fact.unit,
     concept: fact.concept,
-    start: fact.start,
+    start: fact.instant === true ? null : fact.start,
     end: fact.end,
-    candidates: candidatesText(candidates),
-    confirmedBy: confirmedBy.get(`${fact.accession}|${fact.end}`)?.join(' ') ?? null,
+    candidates: decimals(candidatesText(candidates)),
+    confirmedBy: decimals(confirmations),
     sourceDetail: traceFieldsText(fact.trace),
   };
 }
+
+/** The currency of a fact's figure, whose yearly rate converts it: a per-share unit's too (`EUR/shares` → EUR). */
+export const figureCurrency = (fact: Pick<FiledFact, 'unit'>): string => perShareCurrency(fact.unit) ?? fact.unit;

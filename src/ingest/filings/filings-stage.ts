@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { PER_SHARE_USD_STEP } from '../../money/per-share.js';
 import type { FigureSpec } from '../core/figure-spec.js';
 import { applyFigureStage, createFigureStage, FIGURE_STAGE_COLUMNS } from '../core/figure-stage.js';
 import type { ExtraStage } from '../core/staged-write.js';
@@ -22,6 +23,7 @@ export function figureStage(spec: FigureSpec): FilingsStage {
     stageTable,
     columns: FIGURE_STAGE_COLUMNS,
     figureTable: spec.table,
+    ...(spec.perShare === true ? { usdStep: PER_SHARE_USD_STEP } : {}),
     createStage: (db) => createFigureStage(db, stageTable),
     // Rows are made by the pipeline from checked facts; the core stage checks their documents.
     check: async () => [],

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isCurrency } from '../../money/currencies.js';
 import { rateCurrency, toUsd } from '../../money/normalize.js';
+import { PER_SHARE_USD_STEP, perShareCurrency, perShareUnit } from '../../money/per-share.js';
 import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
@@ -290,7 +291,9 @@ async function stageSpec(
   summary: { data_points: number; restatements: number },
 ): Promise<void> {
   const { source, rates } = run;
-  const stored = anyFiled ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map(storedPoint) : [];
+  const stored = anyFiled
+    ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map((r) => storedPoint(spec, r))
+    : [];
   const rules = selectionRules(
     spec,
     isCurrency,
@@ -307,15 +310,17 @@ async function stageSpec(
     confirmedBy.set(key, [...(confirmedBy.get(key) ?? []), `${documentId}=${c.by.value}`]);
   }
   for (const { fact, reportingPeriod, restatement, candidates } of figures) {
-    const basis = rateCurrency(fact.unit).currency;
-    const rate = fact.unit === 'USD' ? undefined : rates.get(rateKey(basis, reportingPeriod));
-    if (fact.unit !== 'USD' && rate === undefined) {
+    // A per-share figure is stored in its currency (`EUR`), its USD value rounded to 4 decimals.
+    const currency = storedCurrency(spec, fact.unit);
+    const basis = rateCurrency(currency).currency;
+    const rate = currency === 'USD' ? undefined : rates.get(rateKey(basis, reportingPeriod));
+    if (currency !== 'USD' && rate === undefined) {
       skip('no_fx_rate');
       continue;
     }
     let valueUsd: number;
     try {
-      valueUsd = rate === undefined ? fact.value : toUsd(fact.value, fact.unit, rate.usdPerUnit);
+      valueUsd = toUsd(fact.value, currency, rate?.usdPerUnit ?? '1', usdStep(spec));
     } catch (error) {
       throw new ImportError([{ file: filer.source, line: 0, message: `${describe(fact)}: ${(error as Error).message}` }]);
     }
@@ -333,11 +338,11 @@ async function stageSpec(
       documentId,
       reportingPeriod,
       fact.value,
-      fact.unit,
+      currency,
       valueUsd,
       basis,
       fact.concept,
-      fact.start,
+      fact.instant === true ? null : fact.start,
       fact.end,
       candidatesText(candidates),
       confirmedBy.get(key)?.join(' ') ?? null,
@@ -368,9 +373,9 @@ async function stageSpec(
       s.documentId,
       s.reportingPeriod,
       s.value,
-      s.currency,
+      storedCurrency(spec, s.currency),
       s.valueUsd,
-      rateCurrency(s.currency).currency,
+      rateCurrency(storedCurrency(spec, s.currency)).currency,
       s.concept,
       s.start,
       s.end,
@@ -423,14 +428,22 @@ interface StoredPoint extends StoredFigure {
   sourceDetail: string | null;
 }
 
-function storedPoint(r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
+/** A per-share spec's facts come in `{currency}/shares`; its figures are stored in the currency. */
+const storedCurrency = (spec: FigureSpec, unit: string): string =>
+  spec.perShare === true ? (perShareCurrency(unit) ?? unit) : unit;
+
+/** The USD value's rounding step: 4 decimals of a per-share value in millionths, else a whole unit. */
+const usdStep = (spec: FigureSpec): number => (spec.perShare === true ? PER_SHARE_USD_STEP : 1);
+
+/** A stored figure as selection compares it with a filing's facts: a per-share one in its fact's unit. */
+function storedPoint(spec: FigureSpec, r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
   return {
     accession: r.source_key,
     filed: r.published_on,
     filingPeriod: Number(r.document_period),
     end: r.period_end,
     value: Number(r.original_value),
-    currency: r.original_ccy,
+    currency: spec.perShare === true ? perShareUnit(r.original_ccy) : r.original_ccy,
     pointId: r.point_id,
     documentId: r.document_id,
     reportingPeriod: Number(r.reporting_period),

@@ -1,4 +1,5 @@
 import { disclosureOrder } from '../../db/disclosure.js';
+import { perShareCurrency } from '../../money/per-share.js';
 import { type ConceptRank, conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import type { FiledFact } from './source.js';
@@ -78,6 +79,11 @@ export interface SelectionRules {
    * a filed date stands in time. Without it, the period of the fact's own end.
    */
   filingPeriod?: (accession: string) => number | undefined;
+  /**
+   * The spec's figures are balances at fiscal-year ends (design §18.1): instants whose date ends an
+   * annual duration the filer tags in an annual-report form. Otherwise annual durations.
+   */
+  yearEnd?: boolean;
 }
 
 /** The selection rules of one figure spec for one source: its concepts' order and its guard. */
@@ -87,7 +93,28 @@ export function selectionRules(
   isAnnualForm: SelectionRules['isAnnualForm'],
   filingPeriod?: SelectionRules['filingPeriod'],
 ): SelectionRules {
-  return { rank: conceptRank(spec), guard: guardOf(spec), isCurrency, isAnnualForm, filingPeriod };
+  // A per-share spec reads `{currency}/shares` facts; the currency decides as for any figure.
+  const isUnit = spec.perShare === true ? (unit: string) => isCurrency(perShareCurrency(unit) ?? '') : isCurrency;
+  return {
+    rank: conceptRank(spec),
+    guard: guardOf(spec),
+    isCurrency: isUnit,
+    isAnnualForm,
+    filingPeriod,
+    ...(spec.period === 'year end' ? { yearEnd: true } : {}),
+  };
+}
+
+/**
+ * The filer's fiscal-year ends (design §18.1): the end dates of the annual durations its facts
+ * give in annual-report forms, whatever their concept.
+ */
+export function fiscalYearEnds(facts: readonly FiledFact[], isAnnualForm: (form: string) => boolean): ReadonlySet<string> {
+  const ends = new Set<string>();
+  for (const f of facts) {
+    if (f.instant !== true && isAnnualForm(f.form) && (f.start === null || isAnnualPeriod(f.start, f.end))) ends.add(f.end);
+  }
+  return ends;
 }
 
 /**
@@ -117,6 +144,12 @@ export function selectFiguresAndConfirmations(
   skip: (reason: SkipReason) => void,
 ): { figures: Figure[]; confirmations: Confirmation[] } {
   const { rank, isCurrency, isAnnualForm } = rules;
+  const yearEnds = rules.yearEnd === true ? fiscalYearEnds(facts, isAnnualForm) : undefined;
+  // A year's amount is an annual duration; a year-end balance an instant at a fiscal-year end.
+  const inPeriod = (f: FiledFact): boolean =>
+    yearEnds === undefined
+      ? f.instant !== true && (f.start === null || isAnnualPeriod(f.start, f.end))
+      : f.instant === true && yearEnds.has(f.end);
   // Per filing and period: the concepts tagged, and the guard's bounds.
   const tagged = new Map<string, FiledFact[]>();
   const bounds = new Map<string, FiledFact[]>();
@@ -130,7 +163,7 @@ export function selectFiguresAndConfirmations(
       continue;
     }
     if (!isAnnualForm(f.form)) skip('not_annual_form');
-    else if (f.start !== null && !isAnnualPeriod(f.start, f.end)) skip('not_annual_period');
+    else if (!inPeriod(f)) skip('not_annual_period');
     else if (!isCurrency(f.unit)) skip('not_currency');
     else {
       const key = periodKey(f);

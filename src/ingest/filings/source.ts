@@ -10,12 +10,21 @@
 export interface FiledFact {
   /** Prefixed: `us-gaap:Revenues`, `ifrs-full:Revenue`. */
   concept: string;
-  /** Null when the source gives only the duration (a data set's 4 quarters), vouched annual by it. */
+  /**
+   * Null when the source gives only the duration (a data set's 4 quarters), vouched annual by it;
+   * an instant's own date (`instant`).
+   */
   start: string | null;
-  /** Inclusive, YYYY-MM-DD (a source with exclusive ends converts them). */
+  /** Inclusive, YYYY-MM-DD (a source with exclusive ends converts them); an instant's date. */
   end: string;
+  /** A balance at one date (a balance sheet's), not an amount over a period (design §18.1). */
+  instant?: true;
+  /** A whole amount of `unit`; a per-share value (`USD/shares`) in millionths (`PER_SHARE_SCALE`, money/per-share.ts). */
   value: number;
-  /** ISO currency (`USD`, `EUR`) for a money fact; anything else is not a currency and is skipped. */
+  /**
+   * ISO currency (`USD`, `EUR`) for a money fact, `{currency}/shares` for a per-share one; anything
+   * else is not a currency and is skipped.
+   */
   unit: string;
   /** The filing's key in its source: SEC's accession number, an ESEF report's `fxo_id`. */
   accession: string;

@@ -4,6 +4,7 @@ import type { Database, DocumentStatus, FigureTableName } from '../../../db/sche
 import type { FigureSpec } from '../../../ingest/core/figure-spec.js';
 import { parsePairs } from '../../../ingest/filings/ingest-filings.js';
 import { parseTraceFields, type SourceTraceField } from '../../../ingest/filings/source.js';
+import { perShareNumber } from '../../../money/per-share.js';
 import { readCandidates, type TraceCandidate } from './figure-guard.js';
 import { figureTableAsP } from './figure-table.js';
 
@@ -83,6 +84,8 @@ export async function loadTraceFacts(
   figures?: FigureSpec,
 ): Promise<TraceFacts | undefined> {
   if (!ID_RE.test(pointId)) return undefined;
+  // A per-share figure's candidates and confirmations are stored in millionths, shown as decimals.
+  const shown = (stored: number): number => (figures?.perShare === true ? perShareNumber(stored) : stored);
   const point = await db
     .selectFrom(figureTableAsP(table))
     .innerJoin('companies as c', 'c.company_id', 'p.company_id')
@@ -169,11 +172,11 @@ export async function loadTraceFacts(
             ...readCandidates(
               figures,
               point.concept,
-              parsePairs(point.candidates).map((c) => ({ concept: c.key, value: c.value })),
+              parsePairs(point.candidates).map((c) => ({ concept: c.key, value: shown(c.value) })),
             ),
             confirmedBy: confirmations.flatMap((c) => {
               const d = confirming.find((r) => r.document_id === c.key);
-              return d === undefined ? [] : [{ document: documentOf(d), value: c.value }];
+              return d === undefined ? [] : [{ document: documentOf(d), value: shown(c.value) }];
             }),
             source: point.source,
             sourceFields: parseTraceFields(point.source_detail),
@@ -188,7 +191,9 @@ export async function loadTraceValues(
   table: FigureTableName,
   companyId: string,
   period: number,
+  perShare = false,
 ): Promise<Map<string, TraceValues>> {
+  const shown = (stored: number): number => (perShare ? perShareNumber(stored) : stored);
   const rows = await db
     .selectFrom(table)
     .select(['point_id', 'value_usd', 'original_value', 'original_ccy', 'fx_rate', 'fx_source'])
@@ -199,8 +204,8 @@ export async function loadTraceValues(
     rows.map((r) => [
       r.point_id,
       {
-        valueUsd: Number(r.value_usd),
-        originalValue: r.original_value === null ? null : Number(r.original_value),
+        valueUsd: shown(Number(r.value_usd)),
+        originalValue: r.original_value === null ? null : shown(Number(r.original_value)),
         originalCcy: r.original_ccy,
         fxRate: r.fx_rate,
         fxSource: r.fx_source,

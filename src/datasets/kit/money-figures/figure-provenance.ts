@@ -42,6 +42,8 @@ const SourceSchema = Type.Object(
  * worth, only for an account that bought its company-period (`values` is null otherwise).
  */
 export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
+  // A per-share figure is a decimal (design §18.2); every other a whole amount.
+  const figure = spec.perShare === true ? Type.Number : Type.Integer;
   return Type.Object(
     {
       data_point_id: Type.String({ format: 'uuid' }),
@@ -91,7 +93,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
         Type.Object(
           {
             concept: Type.String({ description: `Another ${spec.wording.concept} the filing tagged for the period.` }),
-            value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
+            value: Type.Union([figure(), Type.Null()], { description: 'As filed; null unless values_included.' }),
             passed_over: Type.Union([Type.String(), Type.Null()], {
               description:
                 "Why the statements' arithmetic passed this candidate over although it comes first in the order (zero, or under the filing's cost of revenue or operating income, beside a larger candidate); null when it comes later in the order.",
@@ -109,7 +111,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             concept: Type.String({
               description: "A line of the filing's statements for the same period (cost of revenue, operating income).",
             }),
-            value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed; null unless values_included.' }),
+            value: Type.Union([figure(), Type.Null()], { description: 'As filed; null unless values_included.' }),
           },
           { additionalProperties: false },
         ),
@@ -125,7 +127,7 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
             title: Type.String(),
             source_url: Type.String(),
             published_on: PublishedOnSchema,
-            value: Type.Union([Type.Integer(), Type.Null()], { description: 'As filed there; null unless values_included.' }),
+            value: Type.Union([figure(), Type.Null()], { description: 'As filed there; null unless values_included.' }),
           },
           { additionalProperties: false },
         ),
@@ -141,9 +143,9 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
         [
           Type.Object(
             {
-              value: Type.Integer({ description: spec.wording.value }),
+              value: figure({ description: spec.wording.value }),
               ccy: Type.Literal('USD'),
-              original_value: Type.Union([Type.Integer(), Type.Null()], { description: 'As reported, in original_ccy.' }),
+              original_value: Type.Union([figure(), Type.Null()], { description: 'As reported, in original_ccy.' }),
               original_ccy: Currency,
               fx_rate: Type.String({ description: 'USD per unit of original_ccy, an exact decimal; "1" for USD.' }),
               fx_source: Type.String({ description: 'Where the FX rate comes from.' }),

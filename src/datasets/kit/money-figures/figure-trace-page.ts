@@ -1,7 +1,7 @@
 import { disclosureYear } from '../../../db/disclosure.js';
 import type { SourceTraceField } from '../../../ingest/filings/source.js';
 import { SUB_UNITS } from '../../../money/currencies.js';
-import { formatNumber, type Html, html, page } from '../../../web/html.js';
+import { formatDecimal, type Html, html, page } from '../../../web/html.js';
 import { buyOffer } from '../buy-offer.js';
 import { notServedNotice, STATUS_TEXT } from '../document-status.js';
 import { publishedText, signedOutNotice, sourceLink } from '../trace-notice.js';
@@ -23,9 +23,13 @@ function fxText(v: TraceValues): string {
   return `${v.fxRate} USD per ${unit}${note}, yearly average`;
 }
 
-function valueRows(v: TraceValues): Html {
-  return html`<dt>Value</dt><dd class="value"><strong>${formatNumber(v.valueUsd)} USD</strong></dd>
-<dt>Original value</dt><dd>${v.originalValue === null ? 'not reported (USD figure only)' : `${formatNumber(v.originalValue)} ${v.originalCcy}`}</dd>
+/** Figures as the page shows them: every decimal place a per-share value has (formatDecimal's are a superset). */
+const figureNumber = formatDecimal;
+
+function valueRows(spec: MoneyFigureSpec, v: TraceValues): Html {
+  const per = spec.perShare === true ? '/share' : '';
+  return html`<dt>Value</dt><dd class="value"><strong>${figureNumber(v.valueUsd)} USD${per}</strong></dd>
+<dt>Original value</dt><dd>${v.originalValue === null ? 'not reported (USD figure only)' : `${figureNumber(v.originalValue)} ${v.originalCcy}${per}`}</dd>
 <dt>FX rate</dt><dd>${fxText(v)}</dd><dt>FX rate source</dt><dd>${v.fxSource}</dd>`;
 }
 
@@ -53,13 +57,13 @@ const disclosedText = (d: TraceDocument): string =>
     ? `${disclosureYear(d.publishedOn, d.reportingPeriod)} (publication date unknown: the year after the period the document covers)`
     : d.publishedOn.slice(0, 4);
 
-function relatedTable(facts: TraceFacts, access: TraceAccess): Html {
+function relatedTable(spec: MoneyFigureSpec, facts: TraceFacts, access: TraceAccess): Html {
   if (facts.related.length === 0) return html`<p>The API serves no data point for this company-period yet.</p>`;
   const rows = facts.related.map((r) => {
     const v = access.kind === 'bought' ? access.values.get(r.pointId) : undefined;
     const here = r.pointId === facts.pointId;
     return html`<tr${here ? html` aria-current="page"` : ''}><td data-label="Disclosed">${disclosureYear(r.document.publishedOn, r.document.reportingPeriod)}</td><td data-label="Document">${r.document.title}</td>
-<td data-label="Published">${r.document.publishedOn === '' ? 'date unknown' : r.document.publishedOn}</td><td data-label="Value" class="num">${v === undefined ? '—' : `${formatNumber(v.valueUsd)} USD`}</td>
+<td data-label="Published">${r.document.publishedOn === '' ? 'date unknown' : r.document.publishedOn}</td><td data-label="Value" class="num">${v === undefined ? '—' : `${figureNumber(v.valueUsd)} USD${spec.perShare === true ? '/share' : ''}`}</td>
 <td data-label="Trace">${here ? html`<strong>this page</strong>` : html`<a href="/trace/${r.pointId}">data point</a>`}</td></tr>`;
   });
   return html`<table class="cards"><caption class="visually-hidden">Data points of ${facts.companyName}, ${facts.period}</caption>
@@ -79,12 +83,12 @@ function candidatesSection(spec: MoneyFigureSpec, f: TraceFiling, shown: boolean
   const guarded = f.candidates.some((c) => c.passedOver !== null);
   const rows = f.candidates.map(
     (c) =>
-      html`<tr><td><code>${c.concept}</code></td><td class="num">${shown ? formatNumber(c.value) : '—'}</td><td>${
+      html`<tr><td><code>${c.concept}</code></td><td class="num">${shown ? figureNumber(c.value) : '—'}</td><td>${
         c.passedOver === null ? 'later in the order of preference' : `passed over: ${c.passedOver}`
       }</td></tr>`,
   );
   const bounds = f.bounds.map(
-    (b) => html`<tr><td><code>${b.concept}</code></td><td class="num">${shown ? formatNumber(b.value) : '—'}</td></tr>`,
+    (b) => html`<tr><td><code>${b.concept}</code></td><td class="num">${shown ? figureNumber(b.value) : '—'}</td></tr>`,
   );
   return html`<h3>Other ${spec.wording.concept}s in this filing for the period</h3>
 <p class="muted">${
@@ -106,7 +110,7 @@ function confirmedSection(f: TraceFiling, shown: boolean): Html {
   if (f.confirmedBy.length === 0) return html``;
   const items = f.confirmedBy.map(
     (c) =>
-      html`<li>${c.document.title} (<span class="key">${sourceLink(c.document.sourceUrl)}</span>)${shown ? `: ${formatNumber(c.value)}` : ''}</li>`,
+      html`<li>${c.document.title} (<span class="key">${sourceLink(c.document.sourceUrl)}</span>)${shown ? `: ${figureNumber(c.value)}` : ''}</li>`,
   );
   return html`<h3>Confirmed by later filings</h3>
 <p>These later filings repeat this figure rounded to their own precision; the more precise figure stays.</p>
@@ -170,7 +174,7 @@ ${access.kind === 'bought' ? html`<p class="muted">Values shown because your acc
 <h2>Data point</h2>
 <dl class="facts"><dt>Metric</dt><dd>${spec.metric}</dd><dt>Reporting period</dt><dd>${facts.period}</dd>
 <dt>Year of disclosure</dt><dd>${disclosedText(d)}</dd><dt>Original currency</dt><dd>${facts.originalCcy}</dd>
-${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>${facts.pointId}</code></dd></dl>
+${values === undefined ? '' : valueRows(spec, values)}<dt>Data point id</dt><dd><code>${facts.pointId}</code></dd></dl>
 <h2>Company</h2>
 <dl class="facts"><dt>Name</dt><dd>${facts.companyName}</dd><dt>Country</dt><dd>${facts.country ?? '—'}</dd>
 <dt>LEI</dt><dd>${facts.lei === null ? '—' : html`<code>${facts.lei}</code>`}</dd>
@@ -181,6 +185,6 @@ ${values === undefined ? '' : valueRows(values)}<dt>Data point id</dt><dd><code>
 ${facts.filing === null ? '' : filingSection(spec, facts.filing, d, values !== undefined)}
 <h2>All data points of ${facts.companyName} for ${facts.period}</h2>
 <p>The figure as first reported and every restatement, each from its own document.</p>
-${relatedTable(facts, access)}`,
+${relatedTable(spec, facts, access)}`,
   );
 }

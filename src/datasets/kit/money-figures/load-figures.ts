@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { disclosureYear } from '../../../db/disclosure.js';
 import type { Database, FigureTableName } from '../../../db/schema.js';
 import { type CompanyData, companyDataOf } from '../../period-data.js';
-import type { MoneyRecord } from './figure-record.js';
+import { type FigureRecord, figureRecord } from './figure-record.js';
 import { figureTableAsP } from './figure-table.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
@@ -12,18 +12,18 @@ import type { MoneyFigureSpec } from './money-figure-spec.js';
  */
 export function figureLoader<M extends string>(
   spec: MoneyFigureSpec & { metric: M },
-): (db: Kysely<Database>, companyId: string, publicUrl: string) => Promise<CompanyData<MoneyRecord<M>>> {
+): (db: Kysely<Database>, companyId: string, publicUrl: string) => Promise<CompanyData<FigureRecord<M>>> {
   const table = figureTableAsP(spec.table);
-  return (db, companyId, publicUrl) => loadFigures(db, table, spec.metric, companyId, publicUrl);
+  return (db, companyId, publicUrl) => loadFigures(db, table, spec, companyId, publicUrl);
 }
 
 async function loadFigures<M extends string>(
   db: Kysely<Database>,
   table: `${FigureTableName} as p`,
-  metric: M,
+  spec: MoneyFigureSpec & { metric: M },
   companyId: string,
   publicUrl: string,
-): Promise<CompanyData<MoneyRecord<M>>> {
+): Promise<CompanyData<FigureRecord<M>>> {
   const [documents, points] = await Promise.all([
     db
       .selectFrom('documents')
@@ -49,23 +49,28 @@ async function loadFigures<M extends string>(
       .where('d.status', '=', 'processed')
       .execute(),
   ]);
-  const records = new Map<number, MoneyRecord<M>[]>();
+  const records = new Map<number, FigureRecord<M>[]>();
   for (const d of documents) if (!records.has(d.reporting_period)) records.set(d.reporting_period, []);
   for (const p of points) {
     const list = records.get(p.reporting_period) ?? [];
-    list.push({
-      // An undated report (ESEF without an index entry) counts to the year after the period it covers.
-      year_of_disclosure: disclosureYear(p.published_on, Number(p.document_period)),
-      reporting_period: p.reporting_period,
-      metric,
-      value: p.value_usd,
-      ccy: 'USD',
-      original_value: p.original_value,
-      original_ccy: p.original_ccy,
-      company_id: companyId,
-      document_id: p.document_id,
-      traceability_source_url: `${publicUrl}/trace/${p.point_id}`,
-    });
+    list.push(
+      figureRecord(
+        spec,
+        {
+          valueUsd: Number(p.value_usd),
+          originalValue: p.original_value === null ? null : Number(p.original_value),
+          originalCcy: p.original_ccy,
+        },
+        {
+          // An undated report (ESEF without an index entry) counts to the year after the period it covers.
+          year_of_disclosure: disclosureYear(p.published_on, Number(p.document_period)),
+          reporting_period: p.reporting_period,
+          company_id: companyId,
+          document_id: p.document_id,
+          traceability_source_url: `${publicUrl}/trace/${p.point_id}`,
+        },
+      ),
+    );
     records.set(p.reporting_period, list);
   }
   for (const list of records.values()) {

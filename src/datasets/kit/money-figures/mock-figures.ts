@@ -1,5 +1,5 @@
 import { digest, MOCK_YEAR, mockCompanyId, mockTraceUrl, uuidFrom } from '../../../mock/mock-data.js';
-import type { MoneyRecord } from './figure-record.js';
+import { type FigureRecord, figureRecord } from './figure-record.js';
 import type { MoneyFigureSpec } from './money-figure-spec.js';
 
 const MOCK_CURRENCIES = [
@@ -16,7 +16,7 @@ const MOCK_CURRENCIES = [
  */
 export function figureMock<M extends string>(
   spec: MoneyFigureSpec & { metric: M },
-): (identifier: string, requestedPeriod: number, publicUrl: string) => MoneyRecord<M>[] {
+): (identifier: string, requestedPeriod: number, publicUrl: string) => FigureRecord<M>[] {
   return (identifier, requestedPeriod, publicUrl) => mockFigures(spec, identifier, requestedPeriod, publicUrl);
 }
 
@@ -25,30 +25,39 @@ function mockFigures<M extends string>(
   identifier: string,
   requestedPeriod: number,
   publicUrl: string,
-): MoneyRecord<M>[] {
+): FigureRecord<M>[] {
   const period = requestedPeriod < 0 ? MOCK_YEAR + 1 + requestedPeriod : requestedPeriod;
   const seed = `${identifier.toUpperCase()}|${period}`;
   const d = digest(`${spec.mockSeed}:${seed}`);
   const currency = MOCK_CURRENCIES[(d[0] ?? 0) % MOCK_CURRENCIES.length] ?? MOCK_CURRENCIES[0];
   const sign = spec.mockSign === 'either' && (d[11] ?? 0) % 4 === 0 ? -1 : 1;
-  const usd = sign * ((d.readUInt32BE(1) % 90_000) + 500) * 1_000_000;
+  // Whole millions of USD; a per-share figure in millionths: whole cents, 0.50 to 90.49 a share.
+  const perShare = spec.perShare === true;
+  const step = perShare ? 10_000 : 1_000_000;
+  const usd = sign * ((d.readUInt32BE(1) % (perShare ? 9_000 : 90_000)) + (perShare ? 50 : 500)) * step;
   const companyId = mockCompanyId(identifier);
-  const record = (disclosed: number, value: number, document: string): MoneyRecord<M> => ({
-    year_of_disclosure: disclosed,
-    reporting_period: period,
-    metric: spec.metric,
-    value,
-    ccy: 'USD',
-    original_value: currency.ccy === 'USD' ? value : Math.round(value / currency.usdPerUnit),
-    original_ccy: currency.ccy,
-    company_id: companyId,
-    document_id: uuidFrom(`${document}:${seed}`),
-    traceability_source_url: mockTraceUrl(publicUrl, `${document}-point:${seed}`),
-  });
+  const cent = perShare ? 10_000 : 1;
+  const record = (disclosed: number, value: number, document: string): FigureRecord<M> =>
+    figureRecord(
+      spec,
+      {
+        valueUsd: value,
+        // The original rounded as tagged: whole units, cents of a currency per share.
+        originalValue: currency.ccy === 'USD' ? value : Math.round(value / currency.usdPerUnit / cent) * cent,
+        originalCcy: currency.ccy,
+      },
+      {
+        year_of_disclosure: disclosed,
+        reporting_period: period,
+        company_id: companyId,
+        document_id: uuidFrom(`${document}:${seed}`),
+        traceability_source_url: mockTraceUrl(publicUrl, `${document}-point:${seed}`),
+      },
+    );
   // About one company-period in three was restated a year later, as real filings are: the figure as
   // first reported, then the restatement, as a live answer lists them.
   if (period < MOCK_YEAR && (d[9] ?? 0) % 3 === 0) {
-    const first = usd - ((d[10] ?? 0) % 50) * 1_000_000 - 1_000_000;
+    const first = usd - ((d[10] ?? 0) % 50) * step - step;
     return [record(period + 1, first, 'document'), record(period + 2, usd, 'restatement')];
   }
   return [record(period + 1, usd, 'document')];

@@ -4,7 +4,7 @@ import { figureBundle, figureBundleColumns } from './figure-bundle.js';
 import { loadTraceFacts, loadTraceValues } from './figure-facts.js';
 import { figurePointId } from './figure-point-id.js';
 import { figureProvenanceSchema, provenanceOf } from './figure-provenance.js';
-import { type MoneyRecord, moneyRecordSchema } from './figure-record.js';
+import { type FigureRecord, type MoneyRecord, moneyRecordSchema } from './figure-record.js';
 import { figureTracePage } from './figure-trace-page.js';
 import { figureLoader } from './load-figures.js';
 import { figureMock } from './mock-figures.js';
@@ -18,6 +18,8 @@ function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSp
     noun: filed.noun,
     concepts: filed.concepts,
     ...(filed.guard === undefined ? {} : { guard: filed.guard }),
+    ...(spec.period === undefined ? {} : { period: spec.period }),
+    ...(spec.perShare === undefined ? {} : { perShare: spec.perShare }),
     table: spec.table,
     bundleFile,
     bundleColumns: figureBundleColumns(spec),
@@ -33,9 +35,17 @@ export type MoneyFigureDeclaration = Pick<Dataset, 'label' | 'subscription' | 'r
  * loader, mock, trace page and provenance all come from the kit, reading the spec's figure table.
  */
 export function moneyFigureDataset<M extends string>(
+  spec: MoneyFigureSpec & { metric: M; perShare?: undefined },
+  declaration: MoneyFigureDeclaration,
+): Dataset<MoneyRecord<M>>;
+export function moneyFigureDataset<M extends string>(
   spec: MoneyFigureSpec & { metric: M },
   declaration: MoneyFigureDeclaration,
-): Dataset<MoneyRecord<M>> {
+): Dataset<FigureRecord<M>>;
+export function moneyFigureDataset<M extends string>(
+  spec: MoneyFigureSpec & { metric: M },
+  declaration: MoneyFigureDeclaration,
+): Dataset<FigureRecord<M>> {
   const figures =
     spec.filed !== undefined && spec.bundleFile !== undefined ? filedFigureSpec(spec, spec.filed, spec.bundleFile) : undefined;
   return {
@@ -54,7 +64,10 @@ export function moneyFigureDataset<M extends string>(
           example: {
             file: spec.bundleFile,
             documentKind: 'financial' as const,
-            row: { value: '1234567000', [spec.bundleCurrencyColumn ?? 'ccy']: 'USD' },
+            row:
+              spec.perShare === true
+                ? { value: '3.28', unit: 'USD/share' }
+                : { value: '1234567000', [spec.bundleCurrencyColumn ?? 'ccy']: 'USD' },
           },
         }
       : {}),
@@ -63,7 +76,7 @@ export function moneyFigureDataset<M extends string>(
     async trace(db, id) {
       const facts = await loadTraceFacts(db, spec.table, id, figures);
       if (facts === undefined) return undefined;
-      const values = () => loadTraceValues(db, spec.table, facts.companyId, facts.period);
+      const values = () => loadTraceValues(db, spec.table, facts.companyId, facts.period, spec.perShare === true);
       return {
         subject: { companyId: facts.companyId, period: facts.period },
         served: facts.document.status === 'processed',

@@ -23,6 +23,13 @@ export interface MoneyFigureSpec {
   /** What the mock serves: `value` in USD per seed draw; a dataset whose figures may be negative says so. */
   readonly mockSign?: 'positive' | 'either';
   readonly prices: DatasetPrices;
+  /** `year end`: its figures are balances at fiscal-year ends (design §18.1); `year` (default): amounts over the year. */
+  readonly period?: 'year' | 'year end';
+  /**
+   * Its figures are per share (design §18.2): records carry `unit`/`original_unit` and decimal
+   * values; stored in millionths (`PER_SHARE_SCALE`), the USD value rounded to 4 decimals.
+   */
+  readonly perShare?: true;
   /**
    * Its bundle file (`revenues.csv`, `net_income.csv`), staged, checked, applied and exported by
    * the kit (`figureBundle`).

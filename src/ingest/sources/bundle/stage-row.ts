@@ -68,12 +68,14 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
  * checked, converted to USD with the rate of its currency and year (the database's, or one the
  * bundle's fx_rates.csv gave above it), keyed by `idOf(document, period)`. The stage's columns:
  * point_id, company_id, document_id, reporting_period, original_value, original_ccy, value_usd,
- * rate_currency, concept, period_start, period_end, candidates, confirmed_by, source_detail.
+ * rate_currency, concept, period_start, period_end, candidates, confirmed_by, source_detail. A
+ * `step` rounds the USD value to a multiple of it (a per-share figure in millionths: 100).
  */
 export function stageMoneyFigure(
   v: Readonly<Record<string, string>>,
   rates: ReadonlyMap<string, { usdPerUnit: string; source: string }>,
   idOf: (documentId: string, period: number) => string,
+  step = 1,
 ): Checked<unknown[]> {
   const c = checkRevenue(v);
   if (!c.ok) return c;
@@ -94,7 +96,7 @@ export function stageMoneyFigure(
   }
   let valueUsd: number;
   try {
-    valueUsd = toUsd(r.value, r.currency, rate.usdPerUnit);
+    valueUsd = toUsd(r.value, r.currency, rate.usdPerUnit, step);
   } catch (error) {
     return { ok: false, messages: [(error as Error).message] };
   }

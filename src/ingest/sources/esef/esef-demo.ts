@@ -12,6 +12,7 @@ import {
   type DemoPart,
   type DemoRows,
   demoFiledFigure,
+  figureCurrency,
 } from '../../demo/demo-part.js';
 import { nameMatchKey } from '../../filings/match-company.js';
 import { reportingPeriodOf } from '../../filings/periods.js';
@@ -92,7 +93,7 @@ async function esefFigures({ dataDir, companies, specs, hasRate, note }: DemoInp
     esefIndexLookup(await indexRows(esefDir)),
   );
   const source = esefSource(filers);
-  const rules = specs.map((spec) => selectionRules(spec, isCurrency, source.isAnnualForm));
+  const rules = specs.map((spec) => ({ spec, ...selectionRules(spec, isCurrency, source.isAnnualForm) }));
   const byName = new Map<string, DemoCatalogCompany[]>();
   for (const c of companies) {
     const key = `${nameMatchKey(c.name)}|${c.country ?? ''}`;
@@ -148,11 +149,12 @@ async function esefFigures({ dataDir, companies, specs, hasRate, note }: DemoInp
       }
       for (const pick of chosen) {
         const { fact, reportingPeriod } = pick;
-        if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
-          note(`${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
+        const currency = figureCurrency(fact);
+        if (currency !== 'USD' && !hasRate(currency, reportingPeriod)) {
+          note(`${what}: ${fact.concept} ending ${fact.end}: dropped: no FX rate for ${currency} ${reportingPeriod}`);
           continue;
         }
-        (figures[i] as DemoFiledFigure[]).push(demoFiledFigure(company.id, addDocument(fact), pick, confirmedBy));
+        (figures[i] as DemoFiledFigure[]).push(demoFiledFigure(rule.spec, company.id, addDocument(fact), pick, confirmedBy));
       }
     }
   }

@@ -7,9 +7,9 @@ import type { Decimals } from './exact-value.js';
 export const ESEF_SKIP_REASONS = [
   /** Tagged on an axis (a segment, a component of equity): not the entity's own total. */
   'dimensional',
-  /** An instant, or a duration that is not 52/53 weeks or 12 months. */
+  /** A duration that is not 52/53 weeks or 12 months. */
   'not_annual',
-  /** No unit, or one that is not an ISO 4217 currency (shares, ratios, EUR per share). */
+  /** No unit, or one that is neither an ISO 4217 currency nor one per share (shares, ratios). */
   'not_currency',
   /** A nil value (`null`). */
   'nil',
@@ -36,17 +36,21 @@ export interface EsefFact {
   duplicates: string[];
   /** The concept with its usual prefix (`ifrs-full:Revenue`), whatever prefix the report binds. */
   concept: string;
-  /** First and last day of the period (the OIM's exclusive end made inclusive). */
+  /** First and last day of the period (the OIM's exclusive end made inclusive); an instant's date twice. */
   start: string;
   end: string;
+  /** A balance at one date (a balance sheet's, design §18.1). */
+  instant: boolean;
   /** design §10.4 on `end`. */
   reportingPeriod: number;
-  /** The value as tagged, rounded half away from zero to a whole unit. */
+  /** The value as tagged, rounded half away from zero to a whole unit (per share: to a millionth, in millionths). */
   value: number;
   /** The value exactly as the report writes it (`"20935000000.0"`). */
   text: string;
   /** ISO 4217 code of the unit (`EUR`): the original currency. */
   currency: string;
+  /** Whether the unit is the currency per share (`iso4217:EUR/xbrli:shares`). */
+  perShare: boolean;
   /** Precision as tagged (never a scale); null when the fact gives none. */
   decimals: Decimals | null;
 }

@@ -1,4 +1,5 @@
 import { countryName } from '../../../catalog/country-names.js';
+import { perShareUnit } from '../../../money/per-share.js';
 import { stableId } from '../../core/stable-id.js';
 import type { FiledFact, Filer, FilingSource, SourceTraceField } from '../../filings/source.js';
 import type { EsefFiler, EsefFiling } from './esef-filers.js';
@@ -21,7 +22,7 @@ function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts
   add('LEI', filer.lei, 'code');
   add('fxo_id', filing.fxoId ?? `none: not in the index (report ${filing.key})`, filing.fxoId === null ? undefined : 'code');
   add('Fact id', fact.id, 'code');
-  add('Unit', `iso4217:${fact.currency}`, 'code');
+  add('Unit', fact.perShare ? `iso4217:${fact.currency}/xbrli:shares` : `iso4217:${fact.currency}`, 'code');
   add('Decimals', fact.decimals === null ? 'not given' : `${fact.decimals} (precision as tagged, not a scale)`);
   add('Report', filing.reportUrl, 'link');
   add('Viewer', filing.viewerUrl, 'link');
@@ -30,8 +31,9 @@ function filedFact(filer: EsefFiler, filing: EsefFiling, fact: EsefFiling['facts
     concept: fact.concept,
     start: fact.start,
     end: fact.end,
+    ...(fact.instant ? { instant: true as const } : {}),
     value: fact.value,
-    unit: fact.currency,
+    unit: fact.perShare ? perShareUnit(fact.currency) : fact.currency,
     accession: filing.key,
     form: ESEF_FORM,
     filed: filing.publishedOn ?? '',

@@ -8,16 +8,17 @@ const DECIMAL_RE = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,4}))?$/;
 
 /**
  * The value a decimal string means, rounded half away from zero to a whole unit (`"2.5"` → 3,
- * `"-2.5"` → -3); undefined when the text is not a decimal number. `decimals` plays no part: it
+ * `"-2.5"` → -3), or to a whole 10^-places of one; undefined when the text is not a decimal number. `decimals` plays no part: it
  * tells the value's precision, never a scale to apply.
  */
-export function wholeUnits(text: string): bigint | undefined {
+export function wholeUnits(text: string, places = 0): bigint | undefined {
   const m = DECIMAL_RE.exec(text);
   if (m === null) return undefined;
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = m;
   if (whole === '' && fraction === '') return undefined;
-  // Moving the decimal point by the exponent keeps every digit exact.
-  const shift = Number(exponent);
+  // Moving the decimal point by the exponent (and by `places`, for a value counted in
+  // fractions of a unit) keeps every digit exact.
+  const shift = Number(exponent) + places;
   let digits = whole + fraction;
   let point = whole.length + shift;
   if (point < 0) {

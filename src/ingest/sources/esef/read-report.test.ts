@@ -167,7 +167,7 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
     ]);
   });
 
-  it('leaves out instants, half years, non-currency units, nil values, other entities and values past 2^53, by reason', async () => {
+  it('leaves out half years, non-currency units, nil values, other entities and values past 2^53, by reason; keeps instants and per-share values for selection', async () => {
     const doc = endesa();
     const base = doc.facts.Tag3;
     const dims = base.dimensions;
@@ -183,11 +183,18 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
       D: { ...base, dimensions: { ...dims, 'ifrs-full:SegmentsAxis': 'ele:GenerationMember' } },
     };
     const r = await one(write('skips.json', doc), [REVENUE]);
-    expect(r.facts.map((f) => f.id)).toEqual(['Tag3']);
+    // An instant is a balance (design §18.1) and EUR per share a per-share value (§18.2): which
+    // figure, if any, they make is selection's to say, by the spec that reads the concept.
+    expect(r.facts.map((f) => [f.id, f.instant, f.perShare])).toEqual([
+      ['Tag3', false, false],
+      ['I', true, false],
+      ['P', false, true],
+    ]);
+    expect(r.facts.find((f) => f.id === 'P')?.value).toBe(Number(base.value) * 1_000_000);
     expect(r.skipped).toEqual({
       dimensional: 1,
-      not_annual: 2,
-      not_currency: 2,
+      not_annual: 1,
+      not_currency: 1,
       nil: 1,
       other_entity: 1,
       value_too_large: 1,

@@ -1,5 +1,7 @@
 import { isValidLei } from '../../../catalog/identifiers.js';
+import { PER_SHARE_PLACES } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
+import { reportingPeriodOf } from '../../filings/periods.js';
 import { type EsefFact, type EsefReport, type EsefSkips, noSkips } from './esef-report.js';
 import { type Decimals, morePrecise, wholeUnits } from './exact-value.js';
 import { FactScanner } from './fact-scanner.js';
@@ -14,6 +16,7 @@ export const MAX_FACT_BYTES = 64 * 1024 * 1024;
 /** ISO 17442: the scheme of an entity identified by its LEI. */
 const LEI_SCHEME = 'http://standards.iso.org/iso/17442';
 const ISO4217 = 'http://www.xbrl.org/2003/iso4217';
+const XBRLI = 'http://www.xbrl.org/2003/instance';
 /** Every year's IFRS taxonomy (`https://xbrl.ifrs.org/taxonomy/2022-03-24/ifrs-full`) is ifrs-full. */
 const IFRS_FULL_RE = /^https?:\/\/xbrl\.ifrs\.org\/taxonomy\/[^/]+\/ifrs-full$/;
 const DOCUMENT_TYPE_RE = /^https?:\/\/xbrl\.org\/(?:[A-Za-z]+\/)?[0-9-]+\/xbrl-json$/;
@@ -214,6 +217,19 @@ class Namespaces {
     const iso = uri === undefined ? prefix === 'iso4217' : uri === ISO4217;
     return colon > 0 && iso && CURRENCY_RE.test(code) ? code : undefined;
   }
+
+  /** The currency of a per-share unit such as `iso4217:EUR/xbrli:shares`; undefined for any other unit. */
+  perShareCurrency(unit: string): string | undefined {
+    const slash = unit.indexOf('/');
+    if (slash < 0) return undefined;
+    const shares = unit.slice(slash + 1);
+    const colon = shares.indexOf(':');
+    const prefix = shares.slice(0, colon);
+    const uri = this.#uri(prefix);
+    const isShares =
+      colon > 0 && shares.slice(colon + 1) === 'shares' && (uri === undefined ? prefix === 'xbrli' : uri === XBRLI);
+    return isShares ? this.currency(unit.slice(0, slash)) : undefined;
+  }
 }
 
 function mostFrequent(counts: Map<string, number>): string | null {
@@ -250,15 +266,17 @@ function factOf(
   }
   if (Object.keys(d).some((k) => !PLAIN_DIMENSIONS.has(k))) skipped.dimensional++;
   else if (d.entity !== entity) skipped.other_entity++;
-  else if (period.kind !== 'duration' || !period.annual) skipped.not_annual++;
+  else if (period.kind === 'duration' && !period.annual) skipped.not_annual++;
   else if (c.value === null) skipped.nil++;
   else {
-    const currency = d.unit === undefined ? undefined : ns.currency(d.unit);
+    // A per-share value (EPS) is carried in millionths of its currency (PER_SHARE_SCALE).
+    const perShare = d.unit === undefined ? undefined : ns.perShareCurrency(d.unit);
+    const currency = perShare ?? (d.unit === undefined ? undefined : ns.currency(d.unit));
     if (currency === undefined) {
       skipped.not_currency++;
       return undefined;
     }
-    const exact = wholeUnits(c.value);
+    const exact = wholeUnits(c.value, perShare === undefined ? 0 : PER_SHARE_PLACES);
     if (exact === undefined) return refuse(`${at}: value ${shown(c.value)} is not a decimal number`);
     if (exact > BigInt(Number.MAX_SAFE_INTEGER) || exact < BigInt(Number.MIN_SAFE_INTEGER)) {
       skipped.value_too_large++;
@@ -268,12 +286,14 @@ function factOf(
       id: c.id,
       duplicates: [],
       concept,
-      start: period.start,
-      end: period.end,
-      reportingPeriod: period.reportingPeriod,
+      // An instant is a balance at its date (design §18.1): its period is that one day.
+      ...(period.kind === 'instant'
+        ? { start: period.date, end: period.date, reportingPeriod: reportingPeriodOf(period.date), instant: true }
+        : { start: period.start, end: period.end, reportingPeriod: period.reportingPeriod, instant: false }),
       value: Number(exact),
       text: c.value,
       currency,
+      perShare: perShare !== undefined,
       decimals,
     };
   }

@@ -1,4 +1,5 @@
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
+import { perShareCurrency, perShareMillionths } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
 import { JsonReader } from '../../core/json-reader.js';
 import { isIsoDate } from '../../filings/periods.js';
@@ -108,7 +109,8 @@ async function readFacts(
             refuse(`${concept} ${unit} is not a list of facts`);
           }
           for await (const i of reader.items()) {
-            facts.push(factOf(await reader.value(), `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse));
+            const fact = factOf(await reader.value(), `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse);
+            if (fact !== undefined) facts.push(fact);
           }
         }
       }
@@ -125,7 +127,13 @@ function shown(value: unknown): string {
 }
 
 /** One fact, checked: `at` names it in a refusal. */
-function factOf(item: unknown, at: string, concept: string, unit: string, refuse: (message: string) => never): FiledFact {
+function factOf(
+  item: unknown,
+  at: string,
+  concept: string,
+  unit: string,
+  refuse: (message: string) => never,
+): FiledFact | undefined {
   if (!isObject(item)) return refuse(`${at} is not an object`);
   const { start, end, val, accn, form, filed } = item;
   if (typeof end !== 'string' || !isIsoDate(end)) return refuse(`${at}: end "${shown(end)}" is not a date`);
@@ -135,9 +143,15 @@ function factOf(item: unknown, at: string, concept: string, unit: string, refuse
   if (typeof accn !== 'string' || !isAccession(accn)) return refuse(`${at}: accn "${shown(accn)}" is not an accession number`);
   if (typeof form !== 'string' || form === '') return refuse(`${at}: form is missing`);
   if (typeof filed !== 'string' || !isIsoDate(filed)) return refuse(`${at}: filed "${shown(filed)}" is not a date`);
-  if (typeof val !== 'number' || !Number.isSafeInteger(val)) {
-    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a whole number`);
-  }
-  // An instant (no start) is never a year's figure; it is left out as not annual.
-  return { concept, start: start ?? end, end, value: val, unit, accession: accn, form, filed };
+  if (typeof val !== 'number' || !Number.isFinite(val))
+    return refuse(`${at} (accession ${accn}): value ${shown(val)} is not a number`);
+  // A per-share value (EPS) is a decimal, carried in millionths. A fraction in any other unit is no
+  // figure: a money figure is whole, and a per-share value tagged in plain USD (Boeing's 10-K of
+  // 2010) is not in a per-share unit; it is left out, never the whole file refused for it.
+  const value = perShareCurrency(unit) !== undefined ? perShareMillionths(val) : Number.isInteger(val) ? val : undefined;
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value)) return refuse(`${at} (accession ${accn}): value ${shown(val)} is beyond 2^53`);
+  const fact: FiledFact = { concept, start: start ?? end, end, value, unit, accession: accn, form, filed };
+  // An instant (no start): a balance at its date (design §18.1), never a year's amount.
+  return start === undefined ? { ...fact, instant: true } : fact;
 }

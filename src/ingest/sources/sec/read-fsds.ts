@@ -1,5 +1,7 @@
 import { countryName } from '../../../catalog/country-names.js';
 import { DEFAULT_INGEST_LIMITS, type IngestLimits } from '../../../config.js';
+import { isCurrency } from '../../../money/currencies.js';
+import { perShareCurrency, perShareMillionths, perShareUnit } from '../../../money/per-share.js';
 import { ImportError } from '../../core/issues.js';
 import { readLines } from '../../core/line-reader.js';
 import { entryChunks, type ZipEntry, zipEntries } from '../../core/zip-entries.js';
@@ -16,6 +18,8 @@ interface Submission {
   filed: string;
 }
 
+/** Concepts of a value per share (`EarningsPerShareDiluted`, `DilutedEarningsLossPerShare`). */
+const PER_SHARE_CONCEPT_RE = /PerShare/;
 /** `20090630` → `2009-06-30`, or undefined when it is not such a date. */
 function isoDate(v: string): string | undefined {
   if (!/^[0-9]{8}$/.test(v)) return undefined;
@@ -133,28 +137,32 @@ export async function* readDataSets(
         filers.set(sub.cik, filer);
         const raw = cells.get('value') ?? '';
         if (raw === '') continue;
-        if (!/^-?[0-9]+(\.0*)?$/.test(raw)) {
+        const uom = cells.get('uom') ?? '';
+        // A per-share value (EPS) is a decimal, carried in millionths; every other is a whole amount.
+        // The data sets write a per-share concept's unit as its currency (`USD`): it is per share.
+        const unit = PER_SHARE_CONCEPT_RE.test(concept) && isCurrency(uom) ? perShareUnit(uom) : uom;
+        const perShare = perShareCurrency(unit) !== undefined;
+        const whole = /^-?[0-9]+(\.0*)?$/.test(raw);
+        // A fraction in a unit that is no currency (`pure`) is never a figure: left out.
+        if (!perShare && !whole && !isCurrency(unit)) continue;
+        if (!perShare && !whole) {
           throw new ImportError([{ file: source, line, message: `value ${raw} of ${concept} is not a whole number` }]);
         }
-        const value = Number(raw.split('.')[0]);
+        const value = perShare ? perShareMillionths(raw) : Number(raw.split('.')[0]);
+        if (value === undefined) {
+          throw new ImportError([{ file: source, line, message: `value ${raw} of ${concept} is not a decimal number` }]);
+        }
         const end = isoDate(cells.get('ddate') ?? '');
         if (end === undefined || !Number.isSafeInteger(value)) {
           throw new ImportError([{ file: source, line, message: 'ddate or value is malformed' }]);
         }
         if ((cells.get('segments') ?? '') !== '' || (cells.get('coreg') ?? '') !== '') continue;
-        // Four quarters is a year; anything else is a period that is not, left out as such.
-        const start = cells.get('qtrs') === '4' ? null : end;
-        const fact: FiledFact = {
-          concept,
-          start,
-          end,
-          value,
-          unit: cells.get('uom') ?? '',
-          accession: adsh,
-          form: sub.form,
-          filed: sub.filed,
-        };
-        filer.facts.push(fact);
+        // Four quarters is a year; no quarter an instant (a balance, design §18.1); anything else a
+        // period that is not a year, left out as such.
+        const qtrs = cells.get('qtrs');
+        const start = qtrs === '4' ? null : end;
+        const fact: FiledFact = { concept, start, end, value, unit, accession: adsh, form: sub.form, filed: sub.filed };
+        filer.facts.push(qtrs === '0' ? { ...fact, instant: true } : fact);
       }
     });
   }

@@ -9,6 +9,7 @@ import {
   type DemoPart,
   type DemoRows,
   demoFiledFigure,
+  figureCurrency,
 } from '../../demo/demo-part.js';
 import { reportingPeriodOf } from '../../filings/periods.js';
 import {
@@ -67,7 +68,7 @@ const RULES = `- Filed figures (SEC companyfacts and data sets in \`filings/\`) 
 async function filedFigures({ dataDir, byKey, specs, hasRate, note }: DemoInput): Promise<DemoRows> {
   const filingsDir = join(dataDir, 'filings');
   const concepts = conceptsOfAll(specs);
-  const rules = specs.map((spec) => selectionRules(spec, isCurrency, isAnnualForm));
+  const rules = specs.map((spec) => ({ spec, ...selectionRules(spec, isCurrency, isAnnualForm) }));
   const byCik = new Map<string, SecFiler>();
   const gather = async (filers: AsyncIterable<SecFiler>) => {
     for await (const f of filers) {
@@ -133,11 +134,12 @@ async function filedFigures({ dataDir, byKey, specs, hasRate, note }: DemoInput)
       }
       for (const pick of chosen) {
         const { fact, reportingPeriod } = pick;
-        if (fact.unit !== 'USD' && !hasRate(fact.unit, reportingPeriod)) {
-          note(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${fact.unit} ${reportingPeriod}`);
+        const currency = figureCurrency(fact);
+        if (currency !== 'USD' && !hasRate(currency, reportingPeriod)) {
+          note(`filings: ${filer.cik} ${describe(fact)}: dropped: no FX rate for ${currency} ${reportingPeriod}`);
           continue;
         }
-        out.push(demoFiledFigure(company.id, addDocument(fact, reportingPeriod), pick, confirmedBy));
+        out.push(demoFiledFigure(rule.spec, company.id, addDocument(fact, reportingPeriod), pick, confirmedBy));
       }
     }
   }

@@ -51,6 +51,38 @@ describe.each(dialects())('demo figures a buyer can trust (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
+  it('serves a loss as a negative operating income, pre-tax income and diluted EPS (Wynn Resorts 2020, its 10-K)', async () => {
+    const at = 'ticker=WYNN&reporting_period=2020';
+    const value = async (dataset: string) =>
+      (await get<Array<{ value: number }>>(`/api/v1/${dataset}?${at}`)).map((r) => r.value);
+    expect(await value('operating-income')).toEqual([-1_232_045_000]);
+    expect(await value('pretax-income')).toEqual([-1_762_275_000]);
+    const eps = await get<Array<Record<string, unknown>>>(`/api/v1/eps-diluted?${at}`);
+    expect(eps.map((r) => [r.value, r.unit, r.original_value, r.original_unit])).toEqual([
+      [-19.37, 'USD/share', -19.37, 'USD/share'],
+    ]);
+  });
+
+  it("carries an ESEF filer's EPS in its currency per share and in USD by the year's rate (Kainos FY2021: 32.1p)", async () => {
+    const eps = await get<Array<Record<string, unknown>>>('/api/v1/eps-diluted?ticker=KNOS&mic_code=XLON&reporting_period=2021');
+    // 0.321 GBP × 1.37539295122 USD per GBP (IMF 2021 average) = 0.44150… → 0.4415, half away from zero to 4 decimals.
+    expect(eps.map((r) => [r.original_value, r.original_unit, r.value, r.unit])).toEqual([
+      [0.321, 'GBP/share', 0.4415, 'USD/share'],
+    ]);
+  });
+
+  it('serves a balance at the fiscal-year end it was tagged for (Apple total assets, 27 September 2025)', async () => {
+    const assets = await get<Array<{ value: number; traceability_source_url: string }>>(
+      '/api/v1/total-assets?ticker=AAPL&reporting_period=2025',
+    );
+    expect(assets.map((r) => r.value)).toEqual([359_241_000_000]);
+    const trace = await get<{ period: { start: string | null; end: string } | null }>(
+      `/api/v1/trace/${(assets[0]?.traceability_source_url ?? '').replace(`${PUBLIC_URL}/trace/`, '')}`,
+    );
+    // An instant: no first day, the balance sheet's date as its end (design §18.1).
+    expect(trace.period).toEqual({ start: null, end: '2025-09-27' });
+  });
+
   it("serves a source's Scope 1 total, never a sub-line of it", async () => {
     // Exelon's 2021 report: Scope 1 "customer-driven" 0 kt, "operations-driven" and total 479 kt for 2020.
     const exelon = await emissions('ticker=EXC&reporting_period=2020');

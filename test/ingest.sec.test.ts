@@ -231,12 +231,19 @@ describe.each(dialects())('ingest SEC filings (%s)', (dialect) => {
   it('ingests a Financial Statement Data Set: annual values only, once', async () => {
     const r = await run('sec-fsds', FSDS);
     expect(r.code, r.stderr).toBe(0);
-    // Three annual revenue figures and three net income figures (every dataset read from filings), from one 10-K.
+    // From one 10-K, every dataset read from filings: three years of each amount, two or three
+    // balances at fiscal-year ends (design §18.1), three diluted EPS.
     expect(r.json()).toMatchObject({
       documents: 1,
-      data_points: 6,
+      data_points: 30,
       restatements: 0,
-      datasets: { revenues: { data_points: 3 }, 'net-income': { data_points: 3 } },
+      datasets: {
+        revenues: { data_points: 3 },
+        'net-income': { data_points: 3 },
+        'eps-diluted': { data_points: 3 },
+        'total-assets': { data_points: 2 },
+        cash: { data_points: 3 },
+      },
     });
     // Open Text's 10-K for the fiscal year ended 30 June 2009: total revenues $785,665 thousand.
     expect(await pointsOf('0001002638', '2009-06-30')).toEqual([

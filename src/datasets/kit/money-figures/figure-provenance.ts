@@ -59,7 +59,8 @@ export function figureProvenanceSchema(spec: MoneyFigureSpec): TSchema {
           Type.Object(
             {
               start: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-                description: 'First day of the period; null when the source gave only its length.',
+                description:
+                  'First day of the period; null when the source gave only its length, or for a balance at a date (an instant).',
               }),
               end: Type.String({ format: 'date' }),
             },

@@ -176,7 +176,7 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
       I: { ...base, dimensions: { ...dims, period: '2025-01-01T00:00:00' } },
       H: { ...base, dimensions: { ...dims, period: '2024-01-01T00:00:00/2024-07-01T00:00:00' } },
       S: { ...base, dimensions: { ...dims, unit: 'xbrli:shares' } },
-      P: { ...base, dimensions: { ...dims, unit: 'iso4217:EUR/xbrli:shares' } },
+      P: { ...base, value: '1.2345', dimensions: { ...dims, unit: 'iso4217:EUR/xbrli:shares' } },
       N: { value: null, dimensions: { ...dims, period: '2022-01-01T00:00:00/2023-01-01T00:00:00' } },
       O: { ...base, dimensions: { ...dims, entity: 'scheme:959800GZESQUFLUH5402' } },
       B: { ...base, value: '123456789012345678.0', dimensions: { ...dims, period: '2021-01-01T00:00:00/2022-01-01T00:00:00' } },
@@ -190,7 +190,7 @@ describe('reading xBRL-JSON reports (real ESEF filings)', () => {
       ['I', true, false],
       ['P', false, true],
     ]);
-    expect(r.facts.find((f) => f.id === 'P')?.value).toBe(Number(base.value) * 1_000_000);
+    expect(r.facts.find((f) => f.id === 'P')?.value).toBe(1_234_500);
     expect(r.skipped).toEqual({
       dimensional: 1,
       not_annual: 1,

@@ -319,7 +319,8 @@ interface Kept {
  * currency, are one fact (the most precise kept); otherwise the figure is inconsistent.
  */
 function keep(kept: Map<string, Kept>, fact: EsefFact, skipped: EsefSkips): void {
-  const key = `${fact.concept} ${fact.start} ${fact.end}`;
+  // A per-share value and an amount of one concept-period are two facts, never duplicates.
+  const key = `${fact.concept} ${fact.start} ${fact.end}${fact.perShare ? ' per share' : ''}`;
   const held = kept.get(key);
   if (held === undefined) {
     kept.set(key, { fact, count: 1, inconsistent: false });

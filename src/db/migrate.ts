@@ -18,6 +18,7 @@ import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
 import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
 import * as chargeOneDebit from './migrations/017-charge-one-debit.js';
+import * as events from './migrations/020-events.js';
 import type { Database } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -43,6 +44,7 @@ function provider(db: Db): MigrationProvider {
       '015-charge-generic-plans': bind(chargeGenericPlans),
       '016-ledger-adjustment': bind(ledgerAdjustment),
       '017-charge-one-debit': bind(chargeOneDebit),
+      '020-events': bind(events),
     }),
   };
 }

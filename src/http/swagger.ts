@@ -28,6 +28,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, data
         ...new Map(datasets.map((d) => [d.route.tag, { name: d.route.tag, description: d.route.tagDescription }])).values(),
         { name: 'companies', description: 'Company identification' },
         { name: 'account', description: 'The calling key’s account' },
+        { name: 'events', description: 'Changes to watch: figures published or restated, filings ingested' },
       ],
     },
   });

@@ -3,12 +3,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
+import { connect } from '../src/db/connect.js';
 import { signingSecret } from '../src/db/migrate.js';
 import { datasetTables } from '../src/events/event-record.js';
 import { importBundle } from '../src/ingest/sources/bundle/import-bundle.js';
 import { Deliverer } from '../src/webhooks/delivery.js';
 import { AllowList, ForbiddenAddressError, isForbiddenAddress, resolveSafely } from '../src/webhooks/endpoint-safety.js';
 import { SecretBox } from '../src/webhooks/signing.js';
+import { startCorpdata, until } from './support/background-cli.js';
 import { BUNDLES, DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { FIXTURE_BUNDLE, startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
@@ -262,6 +264,66 @@ describe.each(dialects())('webhooks (%s)', (dialect) => {
     expect((await call(t, 'PUT', '/api/v1/webhooks', key)).headers.get('allow')).toBe('GET, POST');
     expect((await fetch(`${t.url}/api/v1/webhooks`)).status).toBe(401);
   }, 90_000);
+
+  it('is delivered by bin/corpdata deliver, which exits 0 on SIGTERM', async () => {
+    const { key } = await t.account();
+    const r = await receiver();
+    servers.push(r.server);
+    const endpoint = (await call(t, 'POST', '/api/v1/webhooks', key, { url: r.url })).json<{ secret: string }>();
+    const run = startCorpdata(['deliver'], {
+      CORPDATA_DATABASE: t.database.url,
+      CORPDATA_SECRET: TEST_SECRET,
+      CORPDATA_WEBHOOK_ALLOW_HTTP: 'on',
+      CORPDATA_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+      CORPDATA_WEBHOOK_POLL_MS: '50',
+    });
+    try {
+      await newEvent();
+      await until(() => r.got.length > 0, 'a delivery by bin/corpdata deliver');
+      const [hit] = r.got;
+      expect(hit !== undefined && verify(endpoint.secret, hit)).toBe(true);
+    } finally {
+      run.child.kill('SIGTERM');
+    }
+    const exit = await run.exited;
+    expect([exit.code, exit.stderr]).toEqual([0, '']);
+  }, 90_000);
+
+  it('shares the work between three deliverers on their own connections: each event once, in order', async () => {
+    const { key } = await t.account();
+    const r = await receiver();
+    servers.push(r.server);
+    expect((await call(t, 'POST', '/api/v1/webhooks', key, { url: r.url, event_types: ['filing.ingested'] })).status).toBe(201);
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: 120 }, (_, i) => ({ type: 'filing.ingested', occurred_at: at, document_id: `doc-${i}` }));
+    await t.db.kysely.insertInto('events').values(rows).execute();
+    const box = new SecretBox(await signingSecret(t.db.kysely, TEST_SECRET));
+    // On PostgreSQL each on its own pool, as instances are. SQLite's connections block the one thread
+    // while they wait for its write lock, so in one process the three share the app's connection.
+    const own = dialect === 'postgres';
+    const dbs = [0, 1, 2].map(() => (own ? connect(t.config.database, { poolSize: 2, statementTimeoutMs: 10_000 }) : t.db));
+    try {
+      const deliverers = dbs.map(
+        (db) =>
+          new Deliverer({
+            db: db.kysely,
+            dialect: db.dialect,
+            config: t.config.webhooks,
+            box,
+            byTable: datasetTables(DATASETS).byTable,
+          }),
+      );
+      await until(async () => {
+        await Promise.all(deliverers.map((d) => d.round()));
+        return r.got.length >= 120;
+      }, '120 deliveries');
+      await Promise.all(deliverers.map((d) => d.round()));
+    } finally {
+      if (own) for (const db of dbs) await db.close();
+    }
+    const docs = r.got.map((g) => (JSON.parse(g.body) as { data: { document_id: string } }).data.document_id);
+    expect(docs).toEqual(rows.map((row) => row.document_id));
+  }, 120_000);
 
   it('imports the fixture twice without a delivery for the second', async () => {
     const { key } = await t.account();

@@ -148,9 +148,27 @@ export class Deliverer {
   /** Turns the events after each active endpoint's mark into its deliveries. */
   async fanOut(): Promise<void> {
     const { db } = this.#o;
-    const ids = await db.selectFrom('webhook_endpoints').select('endpoint_id').where('deleted_at', 'is', null).execute();
+    // Only endpoints with events after their mark take a write lock: most rounds write nothing.
+    const newest = await db
+      .selectFrom('events')
+      .select((e) => e.fn.max('event_id').as('m'))
+      .executeTakeFirst();
+    const ids = await db
+      .selectFrom('webhook_endpoints')
+      .select('endpoint_id')
+      .where('deleted_at', 'is', null)
+      .where('last_event_id', '<', Number(newest?.m ?? 0))
+      .execute();
     for (const { endpoint_id } of ids) {
       await db.transaction().execute(async (trx) => {
+        // SQLite: a write first takes the write lock now (waiting its turn), rather than failing to
+        // upgrade a read later when another process writes meanwhile.
+        if (this.#o.dialect === 'sqlite')
+          await trx
+            .updateTable('webhook_endpoints')
+            .set({ status: sql`status` })
+            .where('endpoint_id', '=', endpoint_id)
+            .execute();
         const locked = sql`select endpoint_id, event_types, company_ids, datasets, last_event_id from webhook_endpoints
           where endpoint_id = ${endpoint_id} and deleted_at is null${this.#o.dialect === 'postgres' ? sql` for update skip locked` : sql``}`;
         const endpoint = (await locked.execute(trx)).rows[0] as

@@ -16,6 +16,7 @@ import type { Db } from './db/connect.js';
 import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { shuttingDown } from './errors/api-error.js';
+import { datasetTables } from './events/event-record.js';
 import { accessLog } from './http/access-log.js';
 import { frameworkErrors, installErrorHandling, TEXT } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
@@ -25,17 +26,21 @@ import { accountRoute } from './http/routes/account.js';
 import { companiesRoutes } from './http/routes/companies.js';
 import { datasetRoute } from './http/routes/dataset-route.js';
 import { datasetServing } from './http/routes/dataset-serving.js';
+import { eventsRoute } from './http/routes/events.js';
 import { fundamentalsRoute } from './http/routes/fundamentals.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { provenanceRoute } from './http/routes/provenance.js';
 import { resolveRoute } from './http/routes/resolve.js';
+import { webhooksRoute } from './http/routes/webhooks.js';
 import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
 import { API_PREFIX, installRateLimits } from './limits/rate-limit-hook.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { pagesRoutes } from './site/pages-route.js';
 import { traceRoutes } from './trace/trace-route.js';
+import { Deliverer, deliveryLoop } from './webhooks/delivery.js';
+import { SecretBox } from './webhooks/signing.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -46,6 +51,8 @@ export interface BuildAppOptions {
   datasets?: readonly Dataset[];
   /** Where the log goes (stdout by default, at the configured level), or false for a silent app. */
   logTo?: false | Writable;
+  /** Whether this instance delivers webhooks too (design §20.4): `serve` says so, from the config. */
+  deliver?: boolean;
 }
 
 const KEY_TOUCH_INTERVAL_MS = 60_000;
@@ -214,11 +221,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(resolveRoute(ctx));
   await app.register(accountRoute(ctx));
   await app.register(provenanceRoute(ctx));
+  await app.register(eventsRoute(ctx));
+  const box = new SecretBox(secret);
+  await app.register(webhooksRoute(ctx, box));
   await app.register(openapiRoute(config, datasets));
   await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));
   await app.register(pagesRoutes(ctx));
   await app.register(consoleRoutes(ctx, limiter));
   await app.register(traceRoutes(ctx));
+  if (options.deliver === true) {
+    const deliverer = new Deliverer({
+      db: db.kysely,
+      dialect: db.dialect,
+      config: config.webhooks,
+      box,
+      byTable: datasetTables(datasets).byTable,
+      onError: (error) => app.log.error({ err: error }, 'webhook delivery failed'),
+    });
+    const loop = deliveryLoop(deliverer, config.webhooks.pollMs, (error) =>
+      app.log.error({ err: error }, 'webhook round failed'),
+    );
+    app.addHook('onClose', async () => loop.stop());
+  }
   return app;
 }

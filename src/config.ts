@@ -61,6 +61,30 @@ export interface Config<S = unknown> {
   readonly sync: SyncConfig;
   /** What each plug-in handed to {@link loadConfig} read of the environment, by its name (the sources'). */
   readonly sections: ReadonlyMap<string, S>;
+  /** Days events are kept (design §20.3); older ones are pruned. */
+  readonly eventRetentionDays: number;
+  /** How webhooks are delivered, and where they may go (design §20.4, §20.5). */
+  readonly webhooks: WebhookConfig;
+}
+
+/** Settings of webhook delivery (design §20.4, §20.5). */
+export interface WebhookConfig {
+  /** `http://` endpoints accepted too (development); otherwise `https://` only. */
+  readonly allowHttp: boolean;
+  /**
+   * Hosts, addresses and CIDR ranges an endpoint may reach although private, loopback,
+   * link-local or the metadata address; matched on the name given and on each resolved address.
+   */
+  readonly allowHosts: readonly string[];
+  /** The first retry's delay; each further one doubles it (with jitter), up to 10 h. */
+  readonly retryBaseMs: number;
+  /** Tries of one delivery before the endpoint is marked failing. */
+  readonly tries: number;
+  /** An answer later than this is a failed try. */
+  readonly timeoutMs: number;
+  /** Whether `serve` delivers too (beside `bin/corpdata deliver`), and how often it looks for work. */
+  readonly serveDelivers: boolean;
+  readonly pollMs: number;
 }
 
 /** Settings of `bin/corpdata sync` that every source's sync shares; read by nothing else. */
@@ -360,5 +384,20 @@ export function loadConfig<S = never>(env: Env = process.env, sections: readonly
       runBudgetMs: parseInteger('CORPDATA_SYNC_RUN_BUDGET_MS', env.CORPDATA_SYNC_RUN_BUDGET_MS, 21_600_000, 1000, 604_800_000),
     }),
     sections: new Map(sections.map((section) => [section.name, section.configure(env)])),
+    eventRetentionDays: parseInteger('CORPDATA_EVENT_RETENTION_DAYS', env.CORPDATA_EVENT_RETENTION_DAYS, 90, 1, 36_500),
+    webhooks: Object.freeze({
+      allowHttp: parseSwitch('CORPDATA_WEBHOOK_ALLOW_HTTP', env.CORPDATA_WEBHOOK_ALLOW_HTTP, false),
+      allowHosts: Object.freeze(
+        (env.CORPDATA_WEBHOOK_ALLOW_HOSTS ?? '')
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter((h) => h !== ''),
+      ),
+      retryBaseMs: parseInteger('CORPDATA_WEBHOOK_RETRY_BASE_MS', env.CORPDATA_WEBHOOK_RETRY_BASE_MS, 5000, 1, 3_600_000),
+      tries: parseInteger('CORPDATA_WEBHOOK_TRIES', env.CORPDATA_WEBHOOK_TRIES, 8, 1, 100),
+      timeoutMs: parseInteger('CORPDATA_WEBHOOK_TIMEOUT_MS', env.CORPDATA_WEBHOOK_TIMEOUT_MS, 10_000, 100, 60_000),
+      serveDelivers: parseSwitch('CORPDATA_WEBHOOK_SERVE_DELIVERS', env.CORPDATA_WEBHOOK_SERVE_DELIVERS, true),
+      pollMs: parseInteger('CORPDATA_WEBHOOK_POLL_MS', env.CORPDATA_WEBHOOK_POLL_MS, 1000, 10, 600_000),
+    }),
   });
 }

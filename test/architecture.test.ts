@@ -18,7 +18,7 @@ const ARCHITECTURE: Architecture = {
     ['db'],
     ['catalog', 'auth', 'credits', 'mock'],
     ['accounts', 'errors'],
-    ['ingest', 'quality'],
+    ['ingest', 'quality', 'events', 'webhooks'],
     ['datasets'],
     ['app-context'],
     ['http', 'limits'],

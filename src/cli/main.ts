@@ -7,6 +7,7 @@ import { grantCredits } from '../credits/ledger.js';
 import { bundlesOf, figureSpecsOf, subscriptionsOf } from '../datasets/dataset-list.js';
 import { DATASETS } from '../datasets/registry.js';
 import { signingSecret } from '../db/migrate.js';
+import { pruneEvents } from '../events/event-feed.js';
 import { SOURCES } from '../ingest/registry.js';
 import { ImportError } from '../ingest/sources/bundle/bundle-files.js';
 import { exportBundle } from '../ingest/sources/bundle/export-bundle.js';
@@ -177,6 +178,30 @@ program
   .argument('<file>', 'a new file to write the copy into')
   .description('Copy a live SQLite database (online backup); PostgreSQL: use pg_dump.')
   .action(async (file: string) => print(await backupDatabase(loadConfig().database, file)));
+
+program
+  .command('deliver')
+  .description(
+    'Deliver webhooks until SIGTERM (design §20.4); serve instances deliver too unless CORPDATA_WEBHOOK_SERVE_DELIVERS=off.',
+  )
+  .action(async () => {
+    const { deliver } = await import('./deliver.js');
+    await deliver(loadConfig(), DATASETS);
+  });
+
+program
+  .command('prune-events')
+  .option(
+    '--days <n>',
+    'keep the events of the last n days (default CORPDATA_EVENT_RETENTION_DAYS, 90)',
+    wholeNumber('--days', 1),
+  )
+  .description('Delete events older than the retention period (design §20.3); prints how many.')
+  .action((options: { days?: number }) =>
+    withDatabase(async ({ db }) =>
+      print({ pruned: await pruneEvents(db.kysely, new Date(), options.days ?? loadConfig().eventRetentionDays) }),
+    ),
+  );
 
 const accounts = program.command('accounts').description('Manage accounts.');
 accounts

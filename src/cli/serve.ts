@@ -10,7 +10,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** Serves until SIGTERM or SIGINT, then stops accepting, finishes in-flight requests and exits. */
 export async function serve(config: Config, datasets: readonly Dataset[]): Promise<void> {
   const { db } = await openDatabase(config, bundlesOf(datasets), { backgroundCheckpoints: true });
-  const app = await buildApp({ config, db, datasets });
+  const app = await buildApp({ config, db, datasets, deliver: config.webhooks.serveDelivers });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

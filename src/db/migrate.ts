@@ -19,6 +19,7 @@ import * as figureSourceDetail from './migrations/014-figure-source-detail.js';
 import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
 import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
 import * as chargeOneDebit from './migrations/017-charge-one-debit.js';
+import * as events from './migrations/020-events.js';
 import { type Database, LINE_ITEM_TABLES } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -44,6 +45,7 @@ function provider(db: Db): MigrationProvider {
       '015-charge-generic-plans': bind(chargeGenericPlans),
       '016-ledger-adjustment': bind(ledgerAdjustment),
       '017-charge-one-debit': bind(chargeOneDebit),
+      '020-events': bind(events),
     }),
   };
 }

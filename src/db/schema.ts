@@ -21,6 +21,80 @@ export interface Database extends FigureTables {
   esef_filings: EsefFilingTable;
   sync_files: SyncFileTable;
   sync_locks: SyncLockTable;
+  events: EventTable;
+  event_marks: EventMarkTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+}
+
+/** An account's webhook endpoint (design §20.4); its signing secret stored encrypted. */
+export interface WebhookEndpointTable {
+  endpoint_id: string;
+  account_id: string;
+  url: string;
+  /** Comma-separated event types. */
+  event_types: string;
+  /** Comma-separated company ids (the watchlist), or null for every company. */
+  company_ids: string | null;
+  /** Comma-separated dataset names, or null for every dataset. */
+  datasets: string | null;
+  secret: string;
+  /** `active`, or `failing` once a delivery ran out of tries. */
+  status: string;
+  /** The last event considered for this endpoint: deliveries are made from the events after it. */
+  last_event_id: number;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookDeliveryTable {
+  delivery_id: Generated<number>;
+  endpoint_id: string;
+  event_id: number;
+  /** The JSON body sent, fixed when the delivery is made. */
+  payload: string;
+  /** `pending`, `delivered` or `failed`. */
+  status: string;
+  tries: number;
+  next_try_at: string;
+  /** While a deliverer holds it; a lapsed lease lets another take it. */
+  leased_until: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptTable {
+  attempt_id: Generated<number>;
+  delivery_id: number;
+  endpoint_id: string;
+  attempted_at: string;
+  response_status: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+/**
+ * The outbox of changes a buyer may watch (design §20.3), written in the transaction of each
+ * change; `points_table` is the dataset's table of points (the API names the dataset). No value.
+ */
+export interface EventTable {
+  event_id: Generated<number>;
+  type: string;
+  occurred_at: string;
+  company_id: string | null;
+  points_table: string | null;
+  reporting_period: number | null;
+  document_id: string | null;
+  point_id: string | null;
+}
+
+/** What the events have told of each point so far: the next write tells only what changed. */
+export interface EventMarkTable {
+  points_table: string;
+  point_id: string;
+  company_id: string;
+  reporting_period: number;
+  fingerprint: string;
 }
 
 /** Counters bumped by writers so every instance notices imports and revocations. */

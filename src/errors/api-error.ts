@@ -85,7 +85,12 @@ export function unauthorized(failure: AuthFailure): ApiError {
  * the documented POST operations (batches of jobs) answer POST only.
  */
 export function methodNotAllowed(method: string, allowed = 'GET'): ApiError {
-  const only = allowed === 'GET' ? 'the API answers GET only' : `this operation answers ${allowed} only`;
+  const only =
+    allowed === 'GET'
+      ? 'the API answers GET only'
+      : allowed.includes(',')
+        ? `this path answers ${allowed} only`
+        : `this operation answers ${allowed} only`;
   return new ApiError('method_not_allowed', `Method ${method} is not allowed: ${only}.`, undefined, {
     allow: allowed,
   });

@@ -41,6 +41,10 @@ export const PARAMETER_EXAMPLES: Record<string, unknown> = {
   to: 2025,
   last: 2,
   id: POINT.revenue2025,
+  after: 0,
+  limit: 1,
+  type: 'figure.published',
+  dataset: 'revenues',
 };
 
 /** The bodies of the POST operations' examples: a dataset's batch, company resolution. */
@@ -103,6 +107,22 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
         country: null,
       },
     ],
+    // Apple's first revenue figure told: the earliest period of the demo's first import.
+    listEvents: {
+      events: [
+        {
+          id: 13537,
+          type: 'figure.published',
+          occurred_at: '2026-01-15T06:00:00.000Z',
+          company_id: APPLE_ID,
+          dataset: 'revenues',
+          reporting_period: 2007,
+          document_id: '8392d573-2d9f-5f22-86b7-db44d692a709',
+          point_id: '1c2b0420-1d5d-5f53-8c32-464bde11201d',
+        },
+      ],
+      next_after: 13537,
+    },
     getAccount: {
       account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
       balance: 975,

@@ -1244,6 +1244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to watch: figures published or restated, filings ingested
+         * @description Free (X-Credit-Cost: 0). Events in the order they were written, after the cursor `after`, at most `limit`; an event names what changed (company, dataset, period, document, trace id), never a value. Kept 90 days. The next page: `after` = the last id (also in `Link: rel="next"`).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1669,7 +1689,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -1870,7 +1890,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -1976,7 +1996,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2082,7 +2102,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2188,7 +2208,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2294,7 +2314,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2400,7 +2420,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2506,7 +2526,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2612,7 +2632,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2718,7 +2738,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2824,7 +2844,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -2930,7 +2950,7 @@ export interface components {
             reporting_period: number;
             /** @description The period the figure covers, where the source dated it (a filed figure); null otherwise. */
             period: {
-                /** @description First day of the period; null when the source gave only its length. */
+                /** @description First day of the period; null when the source gave only its length, or for a balance at a date (an instant). */
                 start: string | null;
                 /** Format: date */
                 end: string;
@@ -3021,6 +3041,32 @@ export interface components {
              * @description The human-readable page of this data point.
              */
             traceability_source_url: string;
+        };
+        /** Event */
+        Event: {
+            /** @description Increasing: the order events were written in; the cursor of `after`. */
+            id: number;
+            /** @enum {string} */
+            type: "figure.published" | "figure.restated" | "filing.ingested";
+            /**
+             * Format: date-time
+             * @description When the change was written.
+             */
+            occurred_at: string;
+            company_id: string | null;
+            /** @description The dataset of a figure event; null for a filing. */
+            dataset: string | null;
+            reporting_period: number | null;
+            /** @description The document the change came from. */
+            document_id: string | null;
+            /** @description The figure’s trace id (`/trace/{id}`, whose values show once bought); null for a filing. */
+            point_id: string | null;
+        };
+        /** EventPage */
+        EventPage: {
+            events: components["schemas"]["Event"][];
+            /** @description The `after` of the next page; null when this page is not full. */
+            next_after: number | null;
         };
     };
     responses: never;
@@ -29451,6 +29497,264 @@ export interface operations {
                      *       "title": "Not found",
                      *       "status": 404,
                      *       "detail": "No data point has this id.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description an integer from 0: the id of the last event seen.
+                 * @example 0
+                 */
+                after?: number;
+                /**
+                 * @description an integer from 1 to 1000.
+                 * @example 1
+                 */
+                limit?: number;
+                /**
+                 * @description one of figure.published, figure.restated, filing.ingested.
+                 * @example figure.published
+                 */
+                type?: "figure.published" | "figure.restated" | "filing.ingested";
+                /**
+                 * @description a company_id (UUID).
+                 * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
+                 */
+                company_id?: string;
+                /**
+                 * @description one of revenues, ghg-emissions, net-income, gross-profit, operating-income, pretax-income, eps-diluted, total-assets, total-liabilities, equity, cash, operating-cash-flow, capital-expenditure.
+                 * @example revenues
+                 */
+                dataset?: "revenues" | "ghg-emissions" | "net-income" | "gross-profit" | "operating-income" | "pretax-income" | "eps-diluted" | "total-assets" | "total-liabilities" | "equity" | "cash" | "operating-cash-flow" | "capital-expenditure";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, oldest first; a full page also carries `Link: <next page>; rel="next"`. */
+            200: {
+                headers: {
+                    /** @description Credits this request consumed (or would have). */
+                    "X-Credit-Cost": number;
+                    /** @description Credits remaining on the account after the request. */
+                    "X-Credit-Balance": number;
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": 13537,
+                     *           "type": "figure.published",
+                     *           "occurred_at": "2026-01-15T06:00:00.000Z",
+                     *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
+                     *           "dataset": "revenues",
+                     *           "reporting_period": 2007,
+                     *           "document_id": "8392d573-2d9f-5f22-86b7-db44d692a709",
+                     *           "point_id": "1c2b0420-1d5d-5f53-8c32-464bde11201d"
+                     *         }
+                     *       ],
+                     *       "next_after": 13537
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Invalid parameter 'limit': an integer from 1 to 1000. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Invalid parameter 'limit': an integer from 1 to 1000.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "limit"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked API key. */
+            401: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The authentication scheme the API expects.
+                     * @example Bearer
+                     */
+                    "WWW-Authenticate": "Bearer";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Missing credentials: send the header "Authorization: Bearer <API key>". */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-401",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
                      *     }
                      */

@@ -9,6 +9,7 @@ import { type Rates, rateKey } from './rates.js';
 import { renormalize } from './renormalize.js';
 import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter } from './stage.js';
 import { checkStage } from './stage-checks.js';
+import { writeFigureEvents, writeFilingEvents } from './write-events.js';
 
 /** What a write is busy with: reading (and staging) its input, checking the whole, writing it. */
 export type ImportPhase = 'reading' | 'checking' | 'applying';
@@ -102,8 +103,12 @@ export async function stagedWrite<T>(
               },
             ]);
           }
+          // The events of the change are written with it (design §20.3): an outbox, whole or nothing too.
+          const at = new Date().toISOString();
+          await writeFilingEvents(trx, at);
           await applyStage(trx.withTables<StageTables>());
           for (const extra of extras) await extra.apply(trx);
+          await writeFigureEvents(trx, at);
           return renormalize(
             trx,
             previousRates,

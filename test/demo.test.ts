@@ -36,6 +36,7 @@ const MIGRATIONS = [
   '015-charge-generic-plans',
   '016-ledger-adjustment',
   '017-charge-one-debit',
+  '020-events',
 ];
 
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {

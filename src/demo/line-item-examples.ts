@@ -14,10 +14,18 @@ import { PER_SHARE_USD_STEP, perShareMillionths, perShareNumber } from '../money
 export function lineItemExamples(
   specs: readonly FigureSpec[],
   figuresBySpec: readonly (readonly DemoFiledFigure[])[],
-  documents: ReadonlyMap<string, { publishedOn: string; reportingPeriod: number }>,
+  documents: ReadonlyMap<string, { companyId: string; publishedOn: string; reportingPeriod: number }>,
   rateOf: (currency: string, year: number) => string | undefined,
   lineItems: ReadonlySet<string>,
 ): LineItemExamples {
+  // A company's periods: its financial documents' and the item's figures' (the kit's loader), newest first.
+  const periodsOf = (companyId: string, rows: readonly DemoFiledFigure[]) =>
+    [
+      ...new Set([
+        ...[...documents.values()].filter((d) => d.companyId === companyId).map((d) => d.reportingPeriod),
+        ...rows.filter((r) => r.companyId === companyId).map((r) => r.period),
+      ]),
+    ].sort((a, b) => b - a);
   const out: LineItemExamples = {};
   for (const [i, spec] of specs.entries()) {
     if (!lineItems.has(spec.name)) continue;
@@ -31,6 +39,8 @@ export function lineItemExamples(
       apple2025: of(EXAMPLE_COMPANIES.apple, 2025),
       apple2024: of(EXAMPLE_COMPANIES.apple, 2024),
       adidas2023: of(EXAMPLE_COMPANIES.adidas, 2023),
+      applePeriods: periodsOf(EXAMPLE_COMPANIES.apple, rows),
+      adidasPeriods: periodsOf(EXAMPLE_COMPANIES.adidas, rows),
     };
   }
   return out;

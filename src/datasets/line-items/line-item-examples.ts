@@ -13,10 +13,19 @@ export interface ExampleFigure {
   document_id: string;
 }
 
-/** Each line item's example figures: Apple's fiscal 2025 and 2024, adidas's 2023, in API order. */
+/**
+ * Each line item's example figures: Apple's fiscal 2025 and 2024, adidas's 2023, in API order; and
+ * each company's periods as the item answers them (its financial documents' and its figures').
+ */
 export type LineItemExamples = Record<
   string,
-  { apple2025: ExampleFigure[]; apple2024: ExampleFigure[]; adidas2023: ExampleFigure[] }
+  {
+    apple2025: ExampleFigure[];
+    apple2024: ExampleFigure[];
+    adidas2023: ExampleFigure[];
+    applePeriods: number[];
+    adidasPeriods: number[];
+  }
 >;
 
 /** Apple Inc. and adidas AG in the demo: the companies whose figures the OpenAPI examples show. */
@@ -25,19 +34,14 @@ export const EXAMPLE_COMPANIES = {
   adidas: 'eec95766-1e63-581e-bc61-c45da5fc31ea',
 };
 
-/** Apple's periods, as every money dataset's periods call answers them: its processed financial documents'. */
-const APPLE_PERIODS = [
-  2025, 2024, 2023, 2022, 2021, 2020, 2019, 2018, 2017, 2016, 2015, 2014, 2013, 2012, 2011, 2010, 2009, 2008, 2007,
-];
-
 /** What the demo answers the batch job for adidas's 2021: no processed document covers it. */
-const ADIDAS_NO_PERIOD = {
+const adidasNoPeriod = (periods: number[]) => ({
   status: 404,
   detail:
     'No data for reporting period 2021 of the given ticker on the given mic_code: not covered by any processed document. ' +
-    'Available periods: 2023 (the free periods endpoint lists them).',
-  available_periods: [2023],
-};
+    `Available periods: ${periods.join(', ')} (the free periods endpoint lists them).`,
+  available_periods: periods,
+});
 
 /**
  * The demo's figures of every line item, written with the bundle (`demo/line-item-examples.json`,
@@ -85,7 +89,7 @@ export function lineItemExamples(
     const adidas = records(figures.adidas2023, EXAMPLE_COMPANIES.adidas);
     return {
       [operationId]: fy2025,
-      [`${operationId}Periods`]: { company_id: EXAMPLE_COMPANIES.apple, reporting_periods: APPLE_PERIODS },
+      [`${operationId}Periods`]: { company_id: EXAMPLE_COMPANIES.apple, reporting_periods: figures.applePeriods },
       [`${operationId}History`]: {
         company_id: EXAMPLE_COMPANIES.apple,
         periods: [
@@ -97,7 +101,7 @@ export function lineItemExamples(
         results: [
           { status: fy2025.length === 0 ? 204 : 200, data: fy2025 },
           { status: adidas.length === 0 ? 204 : 200, data: adidas },
-          ADIDAS_NO_PERIOD,
+          adidasNoPeriod(figures.adidasPeriods),
         ],
       },
     };

@@ -62,6 +62,10 @@ describe('the statements cross-checks', () => {
       equity: [figure('d1', 9), figure('d2', 300_000, nci)],
     });
     expect(statementFindings(lines(1_000_000, 'us-gaap:MinorityInterest=100000'), byId)).toEqual([]);
+    // The filing's equity with its non-controlling interest, where tagged, is read before the sum.
+    const total = 'us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest';
+    expect(statementFindings(lines(1_000_000, `us-gaap:MinorityInterest=1 ${total}=400000`), byId)).toEqual([]);
+    expect(statementFindings(lines(1_000_000, `${total}=300000`), byId)).toHaveLength(1);
     expect(statementFindings(lines(1_000_000 * 1.004, 'ifrs-full:NoncontrollingInterests=100000'), byId)).toEqual([]);
     const fail = statementFindings(lines(1_000_000, null), byId);
     expect(fail).toEqual([

@@ -30,6 +30,11 @@ export type StatementFigures = Partial<Record<StatementLine, readonly StatementF
 export const COST_OF_REVENUE = ['us-gaap:CostOfRevenue', 'us-gaap:CostOfGoodsAndServicesSold', 'ifrs-full:CostOfSales'];
 /** The filing's non-controlling interest, a companion of equity (design §18.5). */
 export const NONCONTROLLING_INTEREST = ['us-gaap:MinorityInterest', 'ifrs-full:NoncontrollingInterests'];
+/** The filing's equity with its non-controlling interest, a companion of equity: read before the sum of the two. */
+export const TOTAL_EQUITY = [
+  'us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest',
+  'ifrs-full:Equity',
+];
 
 /** The arithmetic's tolerance: 0.5% of the filed total it checks. */
 export const TOLERANCE = 0.005;
@@ -106,10 +111,17 @@ export function statementFindings(lines: StatementFigures, order: (documentId: s
   for (const [key, a] of assets) {
     const [l, e] = [liabilities.get(key), equity.get(key)];
     if (l === undefined || e === undefined || l.documentId !== a.documentId || e.documentId !== a.documentId) continue;
-    const nci = companion(e, NONCONTROLLING_INTEREST);
-    const sum = l.value + e.value + (nci?.value ?? 0);
+    // The filing's total equity where it tags one, else the parent's equity and the non-controlling interest.
+    const total = companion(e, TOTAL_EQUITY);
+    const nci = total === undefined ? companion(e, NONCONTROLLING_INTEREST) : undefined;
+    const sum = l.value + (total?.value ?? e.value + (nci?.value ?? 0));
     if (withinTolerance(a.value, sum)) continue;
-    const plus = nci === undefined ? '' : ` + ${nci.concept} ${nci.value}`;
+    const plus =
+      total !== undefined
+        ? ` (with non-controlling interest ${total.concept} ${total.value})`
+        : nci === undefined
+          ? ''
+          : ` + ${nci.concept} ${nci.value}`;
     findings.push({
       check: 'balance_sheet_arithmetic',
       companyId: a.companyId,

@@ -87,7 +87,10 @@ export const LINE_ITEMS: readonly LineItem[] = [
     name: 'equity',
     metric: "Shareholders' Equity",
     concepts: { 'us-gaap': ['us-gaap:StockholdersEquity'], 'ifrs-full': ['ifrs-full:EquityAttributableToOwnersOfParent'] },
-    companions: { 'us-gaap': ['us-gaap:MinorityInterest'], 'ifrs-full': ['ifrs-full:NoncontrollingInterests'] },
+    companions: {
+      'us-gaap': ['us-gaap:MinorityInterest', 'us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest'],
+      'ifrs-full': ['ifrs-full:NoncontrollingInterests', 'ifrs-full:Equity'],
+    },
     period: 'year end',
     unit: 'money',
     signed: true,

@@ -8,6 +8,7 @@ import { dialects } from './support/dialects.js';
 import { createTestDatabase } from './support/test-database.js';
 
 const REPORT = fileURLToPath(new URL('../demo/REPORT.txt', import.meta.url));
+const STATEMENTS = fileURLToPath(new URL('./fixtures/statements-bundle', import.meta.url));
 
 interface Finding {
   check: string;
@@ -78,6 +79,62 @@ describe.each(dialects())('bin/corpdata check-data (%s)', (dialect) => {
       ).toBe(true);
     }
   }, 120_000); // seeding the demo and auditing it: slow on a loaded machine
+
+  it('cross-checks the statements (design §18.5): each arithmetic 0.6% off and revenue under a tenth of net income, 0.4% off passes', async () => {
+    const database = await createTestDatabase(dialect);
+    const env = { CORPDATA_DATABASE: database.url, CORPDATA_DEMO: 'off' };
+    const dir = mkdtempSync(join(tmpdir(), 'corpdata-statements-'));
+    try {
+      expect((await corpdata(['migrate'], env)).code).toBe(0);
+      const imported = await corpdata(['import', STATEMENTS], env);
+      expect(imported.code, imported.stderr).toBe(0);
+      const r = await corpdata(['check-data'], env);
+      expect(r.code, r.stderr).toBe(3);
+      const audit = r.json<Audit>();
+      const at = { company_id: '00000000-0000-4000-8000-0000000000a1', company: 'Statements Test Corp', period: 2023 };
+      const document_id = '10000000-0000-4000-8000-0000000000a2';
+      expect(audit.items).toEqual([
+        {
+          check: 'gross_profit_arithmetic',
+          ...at,
+          document_id,
+          reason:
+            "revenue 1000000 − gross profit 400000 = 600000, the filing's us-gaap:CostOfRevenue 603600 (off by more than 0.5%)",
+        },
+        {
+          check: 'balance_sheet_arithmetic',
+          ...at,
+          document_id,
+          reason: 'total assets 1000000, total liabilities 600000 + equity 394000 = 994000 (off by more than 0.5%)',
+        },
+        {
+          check: 'revenue_under_net_income',
+          ...at,
+          document_id,
+          reason: `revenue 1000000 USD under a tenth of net income -10000001 USD (document ${document_id})`,
+        },
+      ]);
+      expect(audit.by_check).toMatchObject({
+        gross_profit_arithmetic: 1,
+        balance_sheet_arithmetic: 1,
+        revenue_under_net_income: 1,
+      });
+
+      // One reviewed: the other two still fail the command.
+      const reviewed = join(dir, 'reviewed.json');
+      writeFileSync(reviewed, JSON.stringify({ items: audit.items.filter((f) => f.check === 'balance_sheet_arithmetic') }));
+      const again = await corpdata(['check-data', '--accept', reviewed], env);
+      expect(again.code, again.stderr).toBe(3);
+      const report = again.json<Audit>();
+      expect(report.items.map((f) => f.check)).toEqual(['gross_profit_arithmetic', 'revenue_under_net_income']);
+      expect(report).toMatchObject({ findings: 2, accepted: 1 });
+      expect(report.accepted_items.map((f) => f.check)).toEqual(['balance_sheet_arithmetic']);
+      expect(report.by_check.balance_sheet_arithmetic).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+    }
+  }, 120_000);
 
   it('with --accept FILE fails only on findings the file does not hold, counting the accepted apart', async () => {
     const database = await createTestDatabase(dialect);

@@ -10,6 +10,7 @@ import type { DemoFiledDocument, DemoFiledFigure, DemoText } from '../ingest/dem
 import { SOURCES } from '../ingest/registry.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/sources/bundle/bundle-files.js';
 import { citedDocuments } from '../quality/findings.js';
+import { STATEMENT_TABLES, type StatementLine } from '../quality/statement-checks.js';
 import { demoAudit } from './audit.js';
 import { Companies } from './companies.js';
 import { readSource, writeCsv } from './csv.js';
@@ -218,6 +219,15 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
             },
           ],
     ),
+    {
+      revenue: figures,
+      ...Object.fromEntries(
+        FIGURE_SPECS.flatMap((spec, i) => {
+          const line = (STATEMENT_TABLES as Partial<Record<string, StatementLine>>)[spec.table];
+          return line === undefined || spec === revenueFigures ? [] : [[line, filedBySpec[i] ?? []]];
+        }),
+      ),
+    },
   );
   for (const [i, spec] of FIGURE_SPECS.entries()) {
     if (spec === revenueFigures) continue;

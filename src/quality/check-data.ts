@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { conceptRank, type FigureSpec } from '../ingest/core/figure-spec.js';
 import { parsePairs } from '../ingest/filings/ingest-filings.js';
 import { type AuditInput, auditFindings, citedDocuments, type Finding } from './findings.js';
+import { STATEMENT_TABLES, type StatementFigure, type StatementFigures } from './statement-checks.js';
 
 /** What the audit reads, and the passed-over counts computed from the same figure rows. */
 export interface AuditRead {
@@ -26,12 +27,13 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
       .execute(),
     db
       .selectFrom('revenue_points')
-      .select(['company_id', 'document_id', 'reporting_period', 'value_usd', 'concept', 'candidates'])
+      .select(['company_id', 'document_id', 'reporting_period', 'original_value', 'value_usd', 'concept', 'candidates'])
       .execute(),
     db.selectFrom('ghg_points').select(['company_id', 'document_id', 'reporting_period', 'scope', 'value']).execute(),
   ]);
   const filed = [];
   const counts: Record<string, number> = {};
+  const statements: { -readonly [K in keyof StatementFigures]: StatementFigure[] } = { revenue: revenues.map(statementFigure) };
   for (const spec of specs) {
     if (spec.table === 'revenue_points') {
       if (spec.guard !== undefined) counts[spec.name] = passedOverCount(spec, revenues);
@@ -39,9 +41,20 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
     }
     const rows = await db
       .selectFrom(spec.table)
-      .select(['company_id', 'document_id', 'reporting_period', 'confirmed_by', 'concept', 'candidates'])
+      .select([
+        'company_id',
+        'document_id',
+        'reporting_period',
+        'original_value',
+        'value_usd',
+        'confirmed_by',
+        'concept',
+        'candidates',
+      ])
       .execute();
     if (spec.guard !== undefined) counts[spec.name] = passedOverCount(spec, rows);
+    const line = (STATEMENT_TABLES as Partial<Record<string, keyof StatementFigures>>)[spec.table];
+    if (line !== undefined) statements[line] = rows.map(statementFigure);
     filed.push({
       metric: spec.metric,
       figures: rows.flatMap((r) =>
@@ -55,6 +68,7 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
   }
   const input: AuditInput = {
     filed,
+    statements,
     companies: companies.map((c) => ({ id: c.company_id, name: c.name, country: c.country })),
     documents: documents.map((d) => ({
       id: d.document_id,
@@ -78,6 +92,25 @@ export async function readAuditInput(db: Kysely<Database>, specs: readonly Figur
     })),
   };
   return { input, passedOver: counts };
+}
+
+/** A figure row as the statements' cross-checks read it (design §18.5); a row without an original value is its USD value. */
+function statementFigure(r: {
+  company_id: string;
+  document_id: string;
+  reporting_period: number;
+  original_value: number | null;
+  value_usd: number;
+  candidates: string | null;
+}): StatementFigure {
+  return {
+    companyId: r.company_id,
+    documentId: r.document_id,
+    period: Number(r.reporting_period),
+    value: Number(r.original_value ?? r.value_usd),
+    valueUsd: Number(r.value_usd),
+    candidates: r.candidates,
+  };
 }
 
 /**

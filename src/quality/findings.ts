@@ -1,6 +1,7 @@
 import { matchKey } from '../catalog/search/match-key.js';
 import { disclosureOrder } from '../db/disclosure.js';
 import { parsePairs } from '../ingest/filings/ingest-filings.js';
+import { type StatementFigures, statementFindings } from './statement-checks.js';
 
 /** The checks of `bin/corpdata check-data` (design §6), by the name a finding carries. */
 export type CheckName =
@@ -9,7 +10,10 @@ export type CheckName =
   | 'revenue_concept_switch'
   | 'scope1_tenfold_change'
   | 'document_of_another_company'
-  | 'document_without_figure';
+  | 'document_without_figure'
+  | 'gross_profit_arithmetic'
+  | 'balance_sheet_arithmetic'
+  | 'revenue_under_net_income';
 
 export const CHECKS: readonly CheckName[] = [
   'same_name_and_country',
@@ -18,6 +22,9 @@ export const CHECKS: readonly CheckName[] = [
   'scope1_tenfold_change',
   'document_of_another_company',
   'document_without_figure',
+  'gross_profit_arithmetic',
+  'balance_sheet_arithmetic',
+  'revenue_under_net_income',
 ];
 
 /** One data-quality finding: what it is about and why it is one. */
@@ -42,6 +49,8 @@ export interface AuditInput {
    * metric: they cite documents too, so their documents have a figure and must be their company's.
    */
   filed?: ReadonlyArray<{ metric: string; figures: ReadonlyArray<{ companyId: string; documentId: string; period: number }> }>;
+  /** The statements' lines the cross-checks of design §18.5 read, with values and stored pairs. */
+  statements?: StatementFigures;
 }
 
 /**
@@ -202,6 +211,11 @@ export function auditFindings(input: AuditInput): Finding[] {
   }
   for (const d of input.documents) {
     if (!withFigure.has(d.id)) add('document_without_figure', d.companyId, null, d.id, 'no figure cites this document');
+  }
+
+  // Disclosure order, then document id: the latest figure of a company-period, as above.
+  for (const f of statementFindings(input.statements ?? {}, (id) => published.get(id) ?? '')) {
+    add(f.check, f.companyId, f.period, f.documentId, f.reason);
   }
 
   const rank = new Map(CHECKS.map((c, i) => [c, i]));

@@ -51,7 +51,7 @@ export function lineItemSpec(item: LineItem): MoneyFigureSpec {
     bundleFile: `${item.name.replaceAll('-', '_')}.csv`,
     ...(item.period === 'year end' ? { period: 'year end' as const } : {}),
     ...(perShare ? { perShare: true as const } : {}),
-    filed: { noun, concepts: item.concepts },
+    filed: { noun, concepts: item.concepts, ...(item.companions === undefined ? {} : { companions: item.companions }) },
     wording: {
       recordTitle: `${pascal(item.name)}Record`,
       provenanceTitle: `${pascal(item.name)}Provenance`,

@@ -15,6 +15,11 @@ export interface LineItem {
   readonly period: 'year' | 'year end';
   /** `money`: a whole amount; `per share`: a decimal per share (design §18.2). */
   readonly unit: 'money' | 'per share';
+  /**
+   * Other lines of the filing stored beside each figure for the cross-checks of `check-data`
+   * (design §18.5), per taxonomy; they never choose the figure.
+   */
+  readonly companions?: { readonly 'us-gaap': readonly string[]; readonly 'ifrs-full': readonly string[] };
   /** Whether a figure may be negative (a loss, an outflow), for the test token's figures and the docs. */
   readonly signed: boolean;
 }
@@ -24,6 +29,10 @@ export const LINE_ITEMS: readonly LineItem[] = [
     name: 'gross-profit',
     metric: 'Gross Profit',
     concepts: { 'us-gaap': ['us-gaap:GrossProfit'], 'ifrs-full': ['ifrs-full:GrossProfit'] },
+    companions: {
+      'us-gaap': ['us-gaap:CostOfRevenue', 'us-gaap:CostOfGoodsAndServicesSold'],
+      'ifrs-full': ['ifrs-full:CostOfSales'],
+    },
     period: 'year',
     unit: 'money',
     signed: true,
@@ -78,6 +87,10 @@ export const LINE_ITEMS: readonly LineItem[] = [
     name: 'equity',
     metric: "Shareholders' Equity",
     concepts: { 'us-gaap': ['us-gaap:StockholdersEquity'], 'ifrs-full': ['ifrs-full:EquityAttributableToOwnersOfParent'] },
+    companions: {
+      'us-gaap': ['us-gaap:MinorityInterest', 'us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest'],
+      'ifrs-full': ['ifrs-full:NoncontrollingInterests', 'ifrs-full:Equity'],
+    },
     period: 'year end',
     unit: 'money',
     signed: true,

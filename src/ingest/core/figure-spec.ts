@@ -29,6 +29,13 @@ export interface FigureSpec {
    */
   readonly guard?: Readonly<Record<string, readonly string[]>>;
   /**
+   * Other lines of the statements the cross-checks of `check-data` read beside each figure (design
+   * §18.5: gross profit's cost of revenue, equity's non-controlling interest): concepts per taxonomy
+   * whose value, tagged by the same filing for the same period, is stored after the figure's
+   * candidates. They never choose or become a figure.
+   */
+  readonly companions?: Readonly<Record<string, readonly string[]>>;
+  /**
    * `year` (the default): an amount over a fiscal year, an annual duration (design §10.2).
    * `year end`: a balance at one of the filer's fiscal-year ends, an instant (design §18.1).
    */
@@ -74,9 +81,19 @@ export function guardOf(spec: FigureSpec): ((concept: string) => boolean) | unde
   return (concept) => guard.has(concept);
 }
 
+/** Whether a concept is one of a spec's companion concepts (design §18.5); undefined for a spec without any. */
+export function companionOf(spec: FigureSpec): ((concept: string) => boolean) | undefined {
+  if (spec.companions === undefined) return undefined;
+  const companions = new Set(companionConceptsOf(spec));
+  return (concept) => companions.has(concept);
+}
+
 /**
  * The concepts any of `specs` reads, their guards' included: what a source's reader keeps of a
  * filing.
  */
 export const conceptsOfAll = (specs: readonly FigureSpec[]): ReadonlySet<string> =>
-  new Set(specs.flatMap((s) => [...conceptsOf(s), ...guardConceptsOf(s)]));
+  new Set(specs.flatMap((s) => [...conceptsOf(s), ...guardConceptsOf(s), ...companionConceptsOf(s)]));
+
+/** A spec's companion concepts (design §18.5), in the order it lists them. */
+export const companionConceptsOf = (spec: FigureSpec): string[] => Object.values(spec.companions ?? {}).flat();

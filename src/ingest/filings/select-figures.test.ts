@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LINE_ITEM_DATASETS } from '../../datasets/line-items/line-item-dataset.js';
 import { revenues } from '../../datasets/revenues/revenues-dataset.js';
 import { conceptRank, conceptsOf, guardConceptsOf, guardOf } from '../core/figure-spec.js';
 import { isAnnualForm } from '../sources/sec/rules.js';
@@ -10,6 +11,7 @@ import {
   type SelectionRules,
   selectFigures,
   selectFiguresAndConfirmations,
+  selectionRules,
 } from './select-figures.js';
 
 const revenueFigures = revenues.figures ?? expect.unreachable('revenues reads its figures from filings');
@@ -377,5 +379,37 @@ describe("the statements' arithmetic (design §18.4)", () => {
         },
       ),
     );
+  });
+});
+
+describe('companions (design §18.5)', () => {
+  const spec = LINE_ITEM_DATASETS.find((d) => d.name === 'gross-profit')?.figures;
+  it("stores the filing's cost of revenue of the same period after the candidates, and never chooses by it", () => {
+    if (spec === undefined) throw new Error('gross profit reads filings');
+    const rules = selectionRules(spec, (u) => u === 'USD', isAnnualForm);
+    const at = (concept: string, value: number, start = '2022-05-30', accession = 'a1'): FiledFact => ({
+      concept,
+      start,
+      end: '2023-05-28',
+      value,
+      unit: 'USD',
+      accession,
+      form: '10-K',
+      filed: '2023-06-29',
+    });
+    const [figure, ...rest] = selectFigures(
+      [
+        at('us-gaap:GrossProfit', 6_546_000_000),
+        at('us-gaap:CostOfGoodsAndServicesSold', 13_548_400_000),
+        at('us-gaap:CostOfGoodsAndServicesSold', 1, '2023-02-27'),
+        at('us-gaap:CostOfRevenue', 99_000_000_000, '2022-05-30', 'a0'),
+      ],
+      [],
+      rules,
+      () => undefined,
+    );
+    expect(rest).toEqual([]);
+    expect(figure?.fact.value).toBe(6_546_000_000);
+    expect(figure?.candidates).toEqual([{ concept: 'us-gaap:CostOfGoodsAndServicesSold', value: 13_548_400_000 }]);
   });
 });

@@ -1,6 +1,6 @@
 import { disclosureOrder } from '../../db/disclosure.js';
 import { perShareCurrency } from '../../money/per-share.js';
-import { type ConceptRank, conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
+import { type ConceptRank, companionOf, conceptRank, type FigureSpec, guardOf } from '../core/figure-spec.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import type { FiledFact } from './source.js';
 
@@ -75,6 +75,11 @@ export interface SelectionRules {
    */
   guard?: (concept: string) => boolean;
   /**
+   * The spec's companion concepts (design §18.5): their facts are stored after each figure's
+   * candidates (and bounds), one value each, for `check-data`; they never choose. Without it, none.
+   */
+  companion?: (concept: string) => boolean;
+  /**
    * The period a filing of this input reports on (its latest fiscal year): where a filing without
    * a filed date stands in time. Without it, the period of the fact's own end.
    */
@@ -98,6 +103,7 @@ export function selectionRules(
   return {
     rank: conceptRank(spec),
     guard: guardOf(spec),
+    companion: companionOf(spec),
     isCurrency: isUnit,
     isAnnualForm,
     filingPeriod,
@@ -153,12 +159,17 @@ export function selectFiguresAndConfirmations(
   // Per filing and period: the concepts tagged, and the guard's bounds.
   const tagged = new Map<string, FiledFact[]>();
   const bounds = new Map<string, FiledFact[]>();
+  const companions = new Map<string, FiledFact[]>();
   for (const f of facts) {
     // Readers keep every spec's concepts: another spec's, or a component, never counts here.
     if (rank(f.concept) === undefined) {
       if (rules.guard?.(f.concept) === true) {
         const key = periodKey(f);
         bounds.set(key, [...(bounds.get(key) ?? []), f]);
+      }
+      if (rules.companion?.(f.concept) === true) {
+        const key = periodKey(f);
+        companions.set(key, [...(companions.get(key) ?? []), f]);
       }
       continue;
     }
@@ -243,7 +254,12 @@ export function selectFiguresAndConfirmations(
         restatement: !first,
         // Where the guard passed a candidate over, the bounds it was held against come after the
         // candidates, so the trace can show why: one value each, in the order read (no bound is ranked).
-        candidates: passedOver.has(key) ? [...candidates, ...candidatesOf(f, bounds.get(key) ?? [], rank)] : candidates,
+        // The companions last (design §18.5), in the order read: what check-data's cross-checks read.
+        candidates: [
+          ...candidates,
+          ...(passedOver.has(key) ? candidatesOf(f, bounds.get(key) ?? [], rank) : []),
+          ...candidatesOf(f, companions.get(key) ?? [], rank),
+        ],
       });
     }
     last = e;

@@ -1,4 +1,4 @@
-import { conceptRank, type FigureSpec, guardOf } from '../../../ingest/core/figure-spec.js';
+import { companionOf, conceptRank, type FigureSpec, guardOf } from '../../../ingest/core/figure-spec.js';
 
 /** Another concept the filing tagged for the period, and whether the statements' arithmetic passed it over. */
 export interface TraceCandidate {
@@ -12,13 +12,16 @@ export interface TraceCandidate {
  * A filed figure's stored candidates, read with its spec (design §18.4): a candidate that comes
  * before the chosen concept in the order was passed over by the guard, and the guard's bounds it
  * was held against (cost of revenue, operating income) are stored after the candidates. Without a
- * spec, or for a spec without a guard, every stored pair is a candidate later in the order.
+ * spec, or for a spec without a guard, every stored pair is a candidate later in the order. The
+ * spec's companions (design §18.5), stored last for `check-data`, are neither.
  */
 export function readCandidates(
   figures: FigureSpec | undefined,
   chosen: string,
-  stored: ReadonlyArray<{ concept: string; value: number }>,
+  all: ReadonlyArray<{ concept: string; value: number }>,
 ): { candidates: TraceCandidate[]; bounds: Array<{ concept: string; value: number }> } {
+  const companion = figures === undefined ? undefined : companionOf(figures);
+  const stored = companion === undefined ? all : all.filter((c) => !companion(c.concept));
   const guard = figures === undefined ? undefined : guardOf(figures);
   if (figures === undefined || guard === undefined) {
     return { candidates: stored.map((c) => ({ ...c, passedOver: null })), bounds: [] };

@@ -18,6 +18,7 @@ function filedFigureSpec(spec: MoneyFigureSpec, filed: NonNullable<MoneyFigureSp
     noun: filed.noun,
     concepts: filed.concepts,
     ...(filed.guard === undefined ? {} : { guard: filed.guard }),
+    ...(filed.companions === undefined ? {} : { companions: filed.companions }),
     ...(spec.period === undefined ? {} : { period: spec.period }),
     ...(spec.perShare === undefined ? {} : { perShare: spec.perShare }),
     table: spec.table,

@@ -55,6 +55,8 @@ export interface MoneyFigureSpec {
     readonly concepts: Readonly<Record<string, readonly string[]>>;
     /** The statements' arithmetic a candidate must pass (design §18.4; `FigureSpec.guard`), if any. */
     readonly guard?: Readonly<Record<string, readonly string[]>>;
+    /** Other lines of the same filing and period stored beside each figure (design §18.5; `FigureSpec.companions`). */
+    readonly companions?: Readonly<Record<string, readonly string[]>>;
   };
   /** The words of the record schema, the provenance schema and the trace page. */
   readonly wording: {

@@ -5,9 +5,14 @@ import { type LoadOptions, measureCall, type Side, type SideRounds } from './cpu
 import { postgresPids } from './cpu-time.js';
 import { type ServedApp, serveVariant, testTokenOf, type Variant } from './served-app.js';
 
-/** The calls measured, by name: billed repeat, search, the test token. */
-export const CALL_NAMES = ['billed', 'search', 'test-token'] as const;
+/**
+ * The calls measured, by name: the billed revenues repeat, the billed repeat of two line items
+ * (one amount, one per-share value: a new item is to cost what revenues costs), search, the test token.
+ */
+export const CALL_NAMES = ['billed', 'gross-profit', 'eps-diluted', 'search', 'test-token'] as const;
 export type CallName = (typeof CALL_NAMES)[number];
+/** The line items' calls: a variant that does not serve the item (a version before it) sits them out. */
+export const ITEM_CALLS: ReadonlySet<CallName> = new Set<CallName>(['gross-profit', 'eps-diluted']);
 
 /** A database for each variant: a fresh SQLite file, or a fresh database on one PostgreSQL server. */
 export interface BenchDatabase {
@@ -24,6 +29,8 @@ export interface HttpBenchOptions {
   load: LoadOptions;
   /** The billed revenues call (a company-period bought once before it is measured). */
   billedPath: string;
+  /** A line item's billed call, the same company-period as `billedPath`'s. */
+  itemPath(item: CallName): string;
   searchPath: string;
   nodeArgs: readonly string[];
   write(line: string): void;
@@ -42,25 +49,33 @@ async function call(base: string, path: string, key: string): Promise<Response> 
   return fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
 }
 
-/** Buys the billed call's company-period (so the repeat is measured) and checks each call answers 200. */
-async function primeAndRecord(served: Served, options: HttpBenchOptions): Promise<Record<CallName, RecordedAnswer>> {
+function pathOf(name: CallName, options: HttpBenchOptions): string {
+  if (name === 'search') return options.searchPath;
+  return ITEM_CALLS.has(name) ? options.itemPath(name) : options.billedPath;
+}
+
+/**
+ * Buys the billed calls' company-period (so the repeat is measured) and records each call's answer,
+ * which must be 200; a line item's call a later variant answers 404 (it does not serve the item) is
+ * left out for that variant.
+ */
+async function primeAndRecord(served: Served, options: HttpBenchOptions, first: boolean): Promise<Map<CallName, RecordedAnswer>> {
   const { base, key } = served.app;
-  const first = await call(base, options.billedPath, key);
-  if (first.status !== 200)
-    throw new Error(`${served.variant.label}: billed call answered ${first.status}: ${await first.text()}`);
-  await first.arrayBuffer();
-  const answers = {
-    billed: await call(base, options.billedPath, key),
-    search: await call(base, options.searchPath, key),
-    'test-token': await call(base, options.billedPath, served.testToken),
-  };
-  for (const [name, response] of Object.entries(answers))
+  const answers = new Map<CallName, RecordedAnswer>();
+  for (const name of CALL_NAMES) {
+    if (!options.calls.has(name)) continue;
+    const path = pathOf(name, options);
+    if (name !== 'search' && name !== 'test-token') {
+      const bought = await call(base, path, key);
+      const body = await bought.text();
+      if (bought.status === 404 && ITEM_CALLS.has(name) && !first) continue;
+      if (bought.status !== 200) throw new Error(`${served.variant.label}: ${name} answered ${bought.status}: ${body}`);
+    }
+    const response = await call(base, path, name === 'test-token' ? served.testToken : key);
     if (response.status !== 200) throw new Error(`${served.variant.label}: ${name} answered ${response.status}`);
-  return {
-    billed: await recordAnswer(answers.billed),
-    search: await recordAnswer(answers.search),
-    'test-token': await recordAnswer(answers['test-token']),
-  };
+    answers.set(name, await recordAnswer(response));
+  }
+  return answers;
 }
 
 /**
@@ -78,22 +93,23 @@ export async function httpBench(database: BenchDatabase, options: HttpBenchOptio
       const app = await serveVariant(variant, url, { nodeArgs: index === 0 ? options.nodeArgs : [] });
       served.push({ variant, app, testToken: await testTokenOf(variant, url) });
     }
-    const answers = await Promise.all(served.map((s) => primeAndRecord(s, options)));
+    const answers = await Promise.all(served.map((s, i) => primeAndRecord(s, options, i === 0)));
     const recorded = answers[0];
     if (recorded === undefined) return results;
-    const bare = await startBareServer(recorded);
+    const bare = await startBareServer(Object.fromEntries(recorded));
     const port = database.port;
     const databasePids = port === undefined ? undefined : () => postgresPids(port);
     try {
       for (const name of CALL_NAMES) {
         if (!options.calls.has(name)) continue;
-        const path = name === 'search' ? options.searchPath : options.billedPath;
+        const path = name === 'test-token' ? options.billedPath : pathOf(name, options);
+        const serving = served.filter((_, i) => answers[i]?.has(name));
         // Each variant is asked with its own key (made alike: same secret, account and key name,
         // so of one size); the bare route with the first variant's, the same bytes.
         const headersOf = (s: Served) => ({ authorization: `Bearer ${name === 'test-token' ? s.testToken : s.app.key}` });
         const sides: Side[] = [
           { label: 'bare', url: bare.url(name), headers: headersOf(served[0] as Served), pids: () => [bare.pid] },
-          ...served.map(
+          ...serving.map(
             (s): Side => ({
               label: s.variant.label,
               url: `${s.app.base}${path}`,
@@ -108,6 +124,10 @@ export async function httpBench(database: BenchDatabase, options: HttpBenchOptio
         options.write(bareLine(database.dialect, name, bareRounds));
         const byLabel = new Map<string, CallFigures>([['bare', figuresOf(bareRounds)]]);
         for (const s of served) {
+          if (!serving.includes(s)) {
+            options.write(`${database.dialect.padEnd(9)} ${name.padEnd(14)} ${s.variant.label.padEnd(10)} not served (404)\n`);
+            continue;
+          }
           const rounds = figures.get(s.variant.label) as SideRounds;
           options.write(reportLine(database.dialect, name, s.variant.label, rounds, bareRounds));
           byLabel.set(s.variant.label, figuresOf(rounds));

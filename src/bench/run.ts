@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startThrowawayPostgres } from '../scratch/throwaway-postgres.js';
 import { perCore, perCoreText } from './cpu-report.js';
 import { type BenchDatabase, CALL_NAMES, type CallName, type HttpResults, httpBench } from './http-bench.js';
+import { ingestBench } from './ingest-bench.js';
 import { instancesBench } from './instances-bench.js';
 import { pgbenchDebit } from './pgbench.js';
 import { benchSearch } from './search-bench.js';
@@ -31,21 +32,30 @@ const SEARCH_SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000')
 /** BENCH_CPU_PROF=<dir>: the measured app (the first variant) writes a V8 CPU profile there when it stops. */
 const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 /**
- * Which calls are measured: `billed`, `search`, `test-token` (also spelt `mock`), comma-separated;
- * all by default.
+ * Which calls are measured: `billed`, `gross-profit`, `eps-diluted`, `search`, `test-token` (also
+ * spelt `mock`), and `ingest`, comma-separated; all by default.
  */
-const CALLS = new Set(
-  (process.env.BENCH_CALLS ?? CALL_NAMES.join(','))
-    .split(',')
-    .map((c) => (c.trim() === 'mock' ? 'test-token' : c.trim()))
-    .filter((c): c is CallName => (CALL_NAMES as readonly string[]).includes(c)),
-);
+const CALL_LIST = (process.env.BENCH_CALLS ?? [...CALL_NAMES, 'ingest'].join(','))
+  .split(',')
+  .map((c) => (c.trim() === 'mock' ? 'test-token' : c.trim()));
+const CALLS = new Set(CALL_LIST.filter((c): c is CallName => (CALL_NAMES as readonly string[]).includes(c)));
 /** The billed call: a company-period of the demo, bought once before the repeat is measured. */
 const BILLED_PATH = process.env.BENCH_BILLED_PATH ?? '/api/v1/revenues?ticker=AAPL&reporting_period=2025';
+/** A line item's billed call: the same company-period as the revenues call's. */
+const itemPath = (item: string) => `/api/v1/${item}${new URL(BILLED_PATH, 'http://bench').search}`;
 const SEARCH_PATH = '/api/v1/companies/search?query=a';
 /** PostgreSQL: this many instances of the app on one database against one (1, the default, skips it). */
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The ingest measured: `bin/corpdata ingest sec-companyfacts` of this zip (by default the
+ * 351-filer bulk zip of the reference data beside the checkout) into a fresh database, each variant
+ * in turn, BENCH_INGEST_ROUNDS times (1); skipped where the zip is absent.
+ */
+const INGEST_ZIP = resolve(
+  process.env.BENCH_INGEST_ZIP ?? join(CHECKOUT, '../shared/data/filings/sec-companyfacts-bulk/companyfacts-sp500-2025.zip'),
+);
+const INGEST_ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 1);
 
 /**
  * The products measured, each beside the same bare route: this checkout; BENCH_COMPARE=<checkout>
@@ -70,6 +80,7 @@ function bench(database: BenchDatabase): Promise<HttpResults> {
     calls: CALLS,
     load: { connections: CONNECTIONS, seconds: DURATION_S, rounds: ROUNDS },
     billedPath: BILLED_PATH,
+    itemPath,
     searchPath: SEARCH_PATH,
     nodeArgs: PROFILE_ARGS,
     write,
@@ -88,11 +99,24 @@ function capacity(dialect: string, results: HttpResults): void {
   }
 }
 
+/** The ingest of the bulk zip by every variant, when asked for and the zip is there. */
+async function ingest(dialect: string, create: (index: number) => Promise<string>): Promise<void> {
+  if (!CALL_LIST.includes('ingest')) return;
+  if (!existsSync(INGEST_ZIP)) {
+    write(`${dialect.padEnd(9)} ingest skipped: no ${INGEST_ZIP} (BENCH_INGEST_ZIP)\n`);
+    return;
+  }
+  write(`${dialect.padEnd(9)} ingest of ${INGEST_ZIP}, median of ${INGEST_ROUNDS} round(s), variants alternated\n`);
+  await ingestBench(dialect, variants(), create, INGEST_ZIP, INGEST_ROUNDS, write);
+}
+
 async function sqlite(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'corpdata-bench-'));
   try {
-    const results = await bench({ dialect: 'sqlite', create: async (i) => `sqlite:${join(dir, `bench-${i}.db`)}` });
+    const create = async (i: number) => `sqlite:${join(dir, `bench-${i}.db`)}`;
+    const results = await bench({ dialect: 'sqlite', create });
     capacity('sqlite', results);
+    await ingest('sqlite', (i) => create(100 + i));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -123,6 +147,7 @@ async function postgres(): Promise<void> {
     };
     const results = await bench({ dialect: 'postgres', create, port: Number(admin.port) });
     capacity('postgres', results);
+    await ingest('postgres', (i) => create(100 + i));
     if (!CALLS.has('billed')) return;
     const url = urlOf('corpdata_bench_0');
     if (INSTANCES > 1)

@@ -39,6 +39,7 @@ const MEANINGS: Record<string, Meaning> = {
   status: (s) =>
     `The document’s processing state${(enumValues(s)?.length ?? 0) > 1 ? ` (${enumValues(s)?.join(', ')})` : ''}: only a processed document gives figures.`,
   end: 'Last day of the period.',
+  events: 'The events of this page, oldest first; none carries a value.',
   filed_on: 'The day the filing reached the SEC.',
 };
 

@@ -15,7 +15,7 @@ details.sub>summary h3{display:inline;font-size:.95rem;margin:0}details.sub>summ
 dl.fields{margin:.5rem 0}dl.fields>div{padding:.35rem 0;border-bottom:1px solid var(--line)}
 dl.fields dd{margin:0}dl.errors{font-size:.9rem;margin:.5rem 0}dl.errors>div{padding:.15rem 0}dl.errors>div{display:grid;grid-template-columns:2.5rem 1fr;gap:.5rem}dl.errors dt{font-weight:700}dl.errors dd{margin:0}dl.fields code{overflow-wrap:anywhere}
 details.values{display:inline}details.values summary{display:inline;padding:0}
-nav.toc ul{list-style:none;padding:0;margin:.25rem 0;columns:2}nav.toc li{break-inside:avoid;padding:.1rem 0}nav.toc p{margin:.5rem 0 0}nav.toc li code{font-size:.8rem;padding:0;background:none;white-space:nowrap}
+nav.toc ul{list-style:none;padding:0;margin:.25rem 0;columns:2}nav.toc li{break-inside:avoid;padding:.1rem 0}nav.toc p{margin:.5rem 0 0}nav.toc li code{font-size:.8rem;padding:0;background:none;overflow-wrap:anywhere}
 table.mics{table-layout:fixed}table.mics th:first-child{width:4.5rem}table.mics th:last-child{width:7rem}
 @media (min-width:48rem){dl.fields>div{display:grid;grid-template-columns:16rem 1fr;gap:1rem}}
 @media (max-width:40rem){table.mics{display:table}}

@@ -111,7 +111,7 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
     listEvents: {
       events: [
         {
-          id: 13537,
+          id: 48692,
           type: 'figure.published',
           occurred_at: '2026-01-15T06:00:00.000Z',
           company_id: APPLE_ID,
@@ -121,7 +121,7 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
           point_id: '1c2b0420-1d5d-5f53-8c32-464bde11201d',
         },
       ],
-      next_after: 13537,
+      next_after: 48692,
     },
     getAccount: {
       account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',

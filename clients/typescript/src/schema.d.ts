@@ -29653,7 +29653,7 @@ export interface operations {
                      * @example {
                      *       "events": [
                      *         {
-                     *           "id": 13537,
+                     *           "id": 48692,
                      *           "type": "figure.published",
                      *           "occurred_at": "2026-01-15T06:00:00.000Z",
                      *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
@@ -29663,7 +29663,7 @@ export interface operations {
                      *           "point_id": "1c2b0420-1d5d-5f53-8c32-464bde11201d"
                      *         }
                      *       ],
-                     *       "next_after": 13537
+                     *       "next_after": 48692
                      *     }
                      */
                     "application/json": components["schemas"]["EventPage"];

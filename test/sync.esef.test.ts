@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connect } from '../src/db/connect.js';
+import { LINE_ITEM_TABLES } from '../src/db/schema.js';
 import { startCorpdata, until } from './support/background-cli.js';
 import { corpdata } from './support/cli.js';
 import { dialects } from './support/dialects.js';
@@ -48,6 +49,10 @@ async function tables(database: TestDatabase) {
       documents: await rows('documents', 'document_id'),
       revenue_points: await rows('revenue_points', 'point_id'),
       net_income_points: await rows('net_income_points', 'point_id'),
+      // Every line item's figures too (design §18): the sync fills each as the ingest does.
+      line_items: Object.fromEntries(
+        await Promise.all(LINE_ITEM_TABLES.map(async (t) => [t, await rows(t, 'point_id')] as const)),
+      ),
       esef_filings: await rows('esef_filings', 'fxo_id'),
     };
   } finally {
@@ -166,7 +171,9 @@ describe.each(dialects())('bin/corpdata sync esef (%s)', (dialect) => {
     expect(s.requests).toMatchObject({ downloaded: 9, retried: 3, given_up: 0, not_modified: 0 });
     expect(server.count(INDITEX_JSON)).toBe(3);
     expect(s.files_refused).toBe(0);
-    expect(s.esef.data_points).toBe(byHand.revenue_points.length + byHand.net_income_points.length);
+    const lineItems = Object.values(byHand.line_items).reduce((n, rows) => n + rows.length, 0);
+    expect(lineItems).toBeGreaterThan(0);
+    expect(s.esef.data_points).toBe(byHand.revenue_points.length + byHand.net_income_points.length + lineItems);
     expect(await tables(synced)).toEqual(byHand);
     // The documents link filings.xbrl.org, where a buyer can follow them, not the base synced from.
     for (const d of byHand.documents) expect(String(d.source_url)).toMatch(/^https:\/\/filings\.xbrl\.org\//);

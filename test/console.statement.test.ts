@@ -1,16 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, csrfOf } from './support/console-client.js';
-import { DATASETS } from './support/datasets.js';
+import { STATEMENT_DATASETS } from './support/datasets.js';
 import { dialects } from './support/dialects.js';
 import { APPLE } from './support/fixture.js';
 import { EXPLORER_BUNDLE, startApp, type TestApp } from './support/test-app.js';
-
-/**
- * Served with revenues and net income (and emissions) only, so that each sum reads plainly: every
- * other kit dataset (the line items) joins the call the same way (test/kit.money-figures.test.ts,
- * and the OpenAPI example replayed against the demo).
- */
-const STATEMENT_DATASETS = DATASETS.filter((d) => ['revenues', 'net-income', 'ghg-emissions', 'ghg-intensity'].includes(d.name));
 
 const PASSWORD = 'statement page password';
 const COMPANY = `/account/companies/${APPLE.id}`;

@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A guard against a hang, not a measure: two test files share the two cores in CI.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

@@ -17,7 +17,7 @@ const PATHS = [
   '/api/v1/companies/search?query=gamma',
 ];
 
-describe.runIf(dialects().includes('sqlite'))('bin/corpdata backup (sqlite)', () => {
+describe.each(dialects().filter((d) => d === 'sqlite'))('bin/corpdata backup (%s)', () => {
   let t: TestApp;
   let dir: string;
   beforeAll(async () => {
@@ -124,7 +124,7 @@ describe.runIf(dialects().includes('sqlite'))('bin/corpdata backup (sqlite)', ()
   });
 });
 
-describe.runIf(dialects().includes('postgres'))('bin/corpdata backup (postgres)', () => {
+describe.each(dialects().filter((d) => d === 'postgres'))('bin/corpdata backup (%s)', () => {
   it('refuses on PostgreSQL with one line pointing to pg_dump in the deployment guide', async () => {
     const database = await createTestDatabase('postgres');
     try {

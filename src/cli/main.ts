@@ -10,14 +10,8 @@ import { signingSecret } from '../db/migrate.js';
 import { pruneEvents } from '../events/event-feed.js';
 import { SOURCES } from '../ingest/registry.js';
 import { ImportError } from '../ingest/sources/bundle/bundle-files.js';
-import { exportBundle } from '../ingest/sources/bundle/export-bundle.js';
 import type { SyncSummary } from '../ingest/sources/source.js';
-import { backupDatabase } from './backup.js';
 import { openDatabase } from './open-database.js';
-import { accountsList, checkDataReport, creditsAdjust, keysList } from './operator-commands.js';
-import { runImport } from './run-import.js';
-import { progress } from './run-ingest.js';
-import { serve } from './serve.js';
 
 /** The CLI composes the datasets as `buildApp` does: the subscriptions and bundle files come from them. */
 const SUBSCRIPTIONS = subscriptionsOf(DATASETS);
@@ -28,6 +22,9 @@ const FIGURE_SPECS = figureSpecsOf(DATASETS);
 
 /** Every source's `ingest` commands (design §15), from the list of sources. */
 const INGEST_COMMANDS = SOURCES.flatMap((s) => s.ingest);
+
+/** The listing and audit commands, loaded on use. */
+const operatorCommands = () => import('./operator-commands.js');
 
 /** A failure to report on one stderr line with a non-zero exit. */
 class CliError extends Error {}
@@ -93,7 +90,8 @@ const program = new Command()
 program
   .command('serve')
   .description('Serve the HTTP API (PORT, default 8080; HOST, default 0.0.0.0).')
-  .action(() => serve(loadConfig(), DATASETS));
+  // Loaded on use, like every command's heavier parts: each other command starts without the web app.
+  .action(async () => (await import('./serve.js')).serve(loadConfig(), DATASETS));
 
 program
   .command('migrate')
@@ -104,13 +102,19 @@ program
   .command('import')
   .argument('<dir>', 'bundle folder')
   .description('Import a bundle, whole or not at all.')
-  .action((dir: string) => withDatabase(async ({ db }) => print(await runImport(db.kysely, dir, BUNDLES)), { bulk: true }));
+  .action(async (dir: string) => {
+    const { runImport } = await import('./run-import.js');
+    await withDatabase(async ({ db }) => print(await runImport(db.kysely, dir, BUNDLES)), { bulk: true });
+  });
 
 program
   .command('export')
   .argument('<dir>', 'folder to write the bundle into')
   .description('Write the catalog and revenue data out as an import bundle.')
-  .action((dir: string) => withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir, BUNDLES)), { bulk: true }));
+  .action(async (dir: string) => {
+    const { exportBundle } = await import('../ingest/sources/bundle/export-bundle.js');
+    await withDatabase(async ({ db }) => print(await exportBundle(db.kysely, dir, BUNDLES)), { bulk: true });
+  });
 
 program
   .command('ingest')
@@ -119,12 +123,13 @@ program
   .description(
     'Ingest the files of a source (filings, ticker files, indexes), whole or not at all; prints counts of what was added and skipped.',
   )
-  .action((source: string, paths: string[]) => {
+  .action(async (source: string, paths: string[]) => {
     const command = INGEST_COMMANDS.find((c) => c.name === source);
     if (command === undefined) {
       throw new InvalidArgumentError(`unknown source "${source}": use ${INGEST_COMMANDS.map((c) => c.name).join(', ')}`);
     }
-    return withDatabase(
+    const { progress } = await import('./run-ingest.js');
+    await withDatabase(
       async ({ db }) =>
         print(
           await command.run({
@@ -166,7 +171,7 @@ program
   )
   .action((opts: { accept?: string }) =>
     withDatabase(async ({ db }) => {
-      const { report, fresh } = await checkDataReport(db.kysely, FIGURE_SPECS, opts.accept);
+      const { report, fresh } = await (await operatorCommands()).checkDataReport(db.kysely, FIGURE_SPECS, opts.accept);
       print(report);
       // Findings are not a failure of the command: a distinct code lets a script tell them apart.
       if (fresh) process.exitCode = 3;
@@ -177,7 +182,10 @@ program
   .command('backup')
   .argument('<file>', 'a new file to write the copy into')
   .description('Copy a live SQLite database (online backup); PostgreSQL: use pg_dump.')
-  .action(async (file: string) => print(await backupDatabase(loadConfig().database, file)));
+  .action(async (file: string) => {
+    const { backupDatabase } = await import('./backup.js');
+    print(await backupDatabase(loadConfig().database, file));
+  });
 
 program
   .command('deliver')
@@ -292,7 +300,7 @@ accounts
 accounts
   .command('list')
   .description('Every account as `accounts show` prints it, with its creation time; oldest first.')
-  .action(() => withDatabase(async ({ db }) => print(await accountsList(db.kysely, SUBSCRIPTIONS))));
+  .action(() => withDatabase(async ({ db }) => print(await (await operatorCommands()).accountsList(db.kysely, SUBSCRIPTIONS))));
 
 const credits = program.command('credits').description('Manage credits.');
 credits
@@ -302,7 +310,9 @@ credits
   .requiredOption('--reason <text>', 'why: kept on the ledger line')
   .description('Correct a balance by N credits, never below 0: one ledger line with the reason.')
   .action((who: string, n: string, opts: { reason: string }) =>
-    withDatabase(async ({ db }) => print(await creditsAdjust(db.kysely, { who, n, reason: opts.reason }, SUBSCRIPTIONS))),
+    withDatabase(async ({ db }) =>
+      print(await (await operatorCommands()).creditsAdjust(db.kysely, { who, n, reason: opts.reason }, SUBSCRIPTIONS)),
+    ),
   );
 credits
   .command('grant')
@@ -341,7 +351,9 @@ keys
   .command('list')
   .argument('<account>', 'email or account id')
   .description("The account's keys, newest first: id, name, times, status; never the key itself.")
-  .action((who: string) => withDatabase(async ({ db }) => print(await keysList(db.kysely, who, SUBSCRIPTIONS))));
+  .action((who: string) =>
+    withDatabase(async ({ db }) => print(await (await operatorCommands()).keysList(db.kysely, who, SUBSCRIPTIONS))),
+  );
 keys
   .command('revoke')
   .argument('<key_id>', 'the key id (the JWT jti)')

@@ -41,7 +41,8 @@ export function startThrowawayPostgres(options: { durable?: boolean } = {}): Thr
   const port = 20000 + Math.floor(Math.random() * 12000);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const durability = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=300`;
+  // Two test files at a time may each run several instances with full pools.
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=600`;
   run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', settings, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

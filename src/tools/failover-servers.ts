@@ -24,8 +24,8 @@ export interface FailoverServers {
    * the killed standby running and streaming again.
    */
   switched(victim: Victim, detectMs: number): Promise<void>;
-  /** After the primary's kill: the old primary back as the new standby, and how. */
-  rejoined(): Promise<'pg_rewind' | 'pg_basebackup'>;
+  /** After the primary's kill: the old primary back as the new standby, and how (`log` says why not pg_rewind). */
+  rejoined(log: (line: string) => void): Promise<'pg_rewind' | 'pg_basebackup'>;
   /** Waits until the standby has replayed all the primary wrote; false after 30 s. */
   inSync(victim: Victim): Promise<boolean>;
   /** The monitor's last word on each node (`pg_autoctl show state`), none for `manual`. */
@@ -119,7 +119,7 @@ function autoFailover(formation: AutoFailoverFormation): FailoverServers {
         );
       }
     },
-    rejoined: async () => {
+    rejoined: async (log) => {
       await until(
         `${a.name} back as secondary of ${b.name}`,
         async () => {
@@ -132,7 +132,14 @@ function autoFailover(formation: AutoFailoverFormation): FailoverServers {
       );
       const since = formation.log(a).slice(logAtKill);
       // The keeper logs each command it runs; its transition's description names both tools.
-      return /\/pg_basebackup\s/.test(since) ? 'pg_basebackup' : 'pg_rewind';
+      if (!/\/pg_basebackup\s/.test(since)) return 'pg_rewind';
+      for (const line of since
+        .split('\n')
+        .filter((l) => /\b(ERROR|WARN|FATAL)\b|rewind/.test(l))
+        .slice(0, 12)) {
+        log(`${a.name}'s keeper: ${line}`);
+      }
+      return 'pg_basebackup';
     },
     inSync: async (victim) => {
       const [now, follower] = victim === 'primary' ? [b, a] : [a, b];

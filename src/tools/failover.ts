@@ -220,7 +220,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
     await sleep(options.afterMs);
     let rejoinedWith: FailoverReport['rejoinedWith'] = null;
     if (options.victim === 'primary') {
-      rejoinedWith = await servers.rejoined();
+      rejoinedWith = await servers.rejoined(log);
       log(`old primary back as standby (${rejoinedWith}) ${Date.now() - killedAt} ms after the kill`);
       await sleep(options.afterMs / 2);
     }

@@ -197,7 +197,15 @@ describe('PostgreSQL failover through a multi-host URL', () => {
 /** The short version of `npm run failover` (docs/deployment.md has a full-size run). */
 describe.each(['primary', 'standby'] as const)('npm run failover, short: the %s killed under billed load', (victim) => {
   it('loses no charge, doubles none, answers no 500 and serves 200 again within 30 s', async () => {
-    const report = await runFailover({ victim, beforeMs: 2500, afterMs: 2500, detectMs: 1000, connections: 8, seed: 11 });
+    const report = await runFailover({
+      victim,
+      ha: 'manual',
+      beforeMs: 2500,
+      afterMs: 2500,
+      detectMs: 1000,
+      connections: 8,
+      seed: 11,
+    });
     expect(report.discrepancies).toEqual([]);
     expect(report.byStatus['500'] ?? 0).toBe(0);
     expect(report.byStatus['200'] ?? 0).toBeGreaterThan(0);

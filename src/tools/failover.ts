@@ -6,20 +6,21 @@ import { DATASETS } from '../datasets/registry.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrate } from '../db/migrate.js';
 import { importBundle } from '../ingest/sources/bundle/import-bundle.js';
-import { type ReplicatedPostgres, startReplicatedPostgres } from '../scratch/replicated-postgres.js';
+import { type FailoverServers, type Ha, startFailoverServers, type Victim } from './failover-servers.js';
 import { freePort, Instance, prng } from './faults.js';
 import { auditLedger, type Observations } from './ledger-audit.js';
 import { FIXTURE_BUNDLE_DIR, TOOL_SECRET, type ToolAccount } from './scratch-database.js';
 
-/** Which server dies: the primary (the standby is promoted) or the synchronous standby. */
-export type Victim = 'primary' | 'standby';
+export type { Ha, Victim } from './failover-servers.js';
 
 export interface FailoverOptions {
   victim: Victim;
+  /** Who fails over: a pg_auto_failover formation's monitor, or the tool itself (`manual`). */
+  ha: Ha;
   /** Billed load before the kill, and after the promotion (or the standby's return) before the end. */
   beforeMs: number;
   afterMs: number;
-  /** How long the dead server goes unnoticed: the monitor's detection, before it promotes (or the standby restarts). */
+  /** `manual` only: how long the dead server goes unnoticed, the monitor's detection, before the tool promotes (or restarts the standby). */
   detectMs: number;
   connections: number;
   seed?: number;
@@ -34,6 +35,7 @@ export interface Recovery {
 
 export interface FailoverReport {
   victim: Victim;
+  ha: Ha;
   instances: number;
   seconds: number;
   requests: number;
@@ -48,8 +50,10 @@ export interface FailoverReport {
   recoveries: Recovery[];
   /** How the old primary came back as a standby (none when the standby was the victim). */
   rejoinedWith: 'pg_rewind' | 'pg_basebackup' | null;
-  /** The new standby has replayed everything the new primary wrote, at the end. */
+  /** The new standby has replayed everything the new primary wrote, at the end (and, for pg_auto_failover, the monitor has them back as primary and secondary). */
   standbyInSync: boolean;
+  /** `pg_autoctl show state` at the end, node:reported state (none for `manual`). */
+  monitorStates: string[];
   charges: number;
   multiPart: number;
   /** 503s answered, and those whose charge was made all the same (its ledger line names the 503's request id). */
@@ -75,21 +79,21 @@ interface Answer {
 /**
  * Billed load on two `bin/corpdata serve` instances given the multi-host URL of a primary and its
  * synchronous standby (design §21.2): first purchases, repeats and batches, while the victim's
- * postmaster is SIGKILLed. The primary's death is followed, after `detectMs`, by the standby's
- * promotion (as pg_auto_failover's monitor would) and, later, by the old primary's return as the
- * new standby (pg_rewind); the standby's by its restart. Then the ledger on the surviving primary
- * is audited against every answer the clients saw.
+ * postmaster is SIGKILLed. With `pg_auto_failover` the formation's monitor promotes the standby and
+ * the old primary's keeper brings it back as the new standby, the tool only waiting for each; with
+ * `manual` the tool does both itself (after `detectMs`, then pg_rewind). A killed standby is
+ * restarted (by its keeper, or the tool). Then the ledger on the surviving primary is audited
+ * against every answer the clients saw.
  */
 export async function runFailover(options: FailoverOptions): Promise<FailoverReport> {
   const log = options.log ?? (() => undefined);
   const random = prng(options.seed ?? 1);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-  const cluster = startReplicatedPostgres({ synchronous: true });
+  const servers: FailoverServers = await startFailoverServers(options.ha, DATABASE);
   const instances: Instance[] = [];
   let db: Db | undefined;
   try {
-    cluster.psql(cluster.primary, `create database ${DATABASE}`);
-    const url = cluster.multiHostUrl(DATABASE);
+    const url = servers.url;
     db = connect(loadConfig({ CORPDATA_DATABASE: url }).database, { poolSize: 2, statementTimeoutMs: 0 });
     await migrate(db);
     await importBundle(db.kysely, FIXTURE_BUNDLE_DIR, bundlesOf(DATASETS));
@@ -108,7 +112,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
     const buyers: ToolAccount[] = [];
     for (let i = 0; i < 10; i += 1) buyers.push(await account(100_000));
     const probe = await account(100_000);
-    log(`primary on ${cluster.primary.port}, synchronous standby on ${cluster.standby.port}`);
+    log(servers.description);
 
     const env: Record<string, string> = {
       CORPDATA_DATABASE: url,
@@ -206,28 +210,18 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
     record(await call(pick(instances), probe.key, repeat));
     const load = Array.from({ length: options.connections }, worker);
     await sleep(options.beforeMs);
-    const { primary, standby } = cluster;
-    const victim = options.victim === 'primary' ? primary : standby;
     const killedAt = Date.now();
-    victim.kill();
+    servers.kill(options.victim);
     log(`SIGKILL of the ${options.victim}'s postmaster after ${killedAt - started} ms and ${sent} requests`);
-    await sleep(options.detectMs);
-    if (options.victim === 'primary') {
-      standby.promote();
-      // Alone, the new primary would wait for a standby on every commit; the monitor drops the requirement.
-      cluster.psql(standby, "alter system set synchronous_standby_names = ''; select pg_reload_conf()");
-    } else {
-      standby.start();
-    }
+    await servers.switched(options.victim, options.detectMs);
     const switched = Date.now();
     log(`${options.victim === 'primary' ? 'standby promoted' : 'standby back'} ${switched - killedAt} ms after the kill`);
     await recover(switched);
     await sleep(options.afterMs);
     let rejoinedWith: FailoverReport['rejoinedWith'] = null;
     if (options.victim === 'primary') {
-      rejoinedWith = cluster.rejoin(primary, standby);
-      cluster.psql(standby, "alter system set synchronous_standby_names = '*'; select pg_reload_conf()");
-      log(`old primary back as standby (${rejoinedWith})`);
+      rejoinedWith = await servers.rejoined(log);
+      log(`old primary back as standby (${rejoinedWith}) ${Date.now() - killedAt} ms after the kill`);
       await sleep(options.afterMs / 2);
     }
     stopping = true;
@@ -236,9 +230,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
     const crashes = instances.reduce((k, i) => k + i.crashes, 0);
     if (crashes > 0) discrepancies.push(`${crashes} instance exit(s) nobody asked for`);
 
-    const nowPrimary = options.victim === 'primary' ? standby : primary;
-    const nowStandby = options.victim === 'primary' ? primary : standby;
-    const standbyInSync = await waitInSync(cluster, nowPrimary, nowStandby);
+    const standbyInSync = await servers.inSync(options.victim);
+    const monitorStates = await servers.states();
     if (!standbyInSync) discrepancies.push('the standby did not catch up with the primary within 30 s');
 
     await db.close();
@@ -265,6 +258,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
     }
     return {
       victim: options.victim,
+      ha: options.ha,
       instances: instances.length,
       seconds: Math.round((Date.now() - started) / 1000),
       requests: sent,
@@ -276,6 +270,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
       recoveries: recoveries.sort((a, b) => a.instance - b.instance),
       rejoinedWith,
       standbyInSync,
+      monitorStates,
       charges: audit.charges,
       multiPart: audit.multiPart,
       unavailable: { answered: unavailable.size, charged: chargedRequestIds.length, chargedRequestIds },
@@ -284,22 +279,6 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRep
   } finally {
     await Promise.all(instances.map((i) => i.kill('SIGKILL')));
     await db?.close();
-    cluster.remove();
+    servers.remove();
   }
-}
-
-/** Waits until `standby` has replayed all `primary` wrote: the standby holds every committed charge. */
-async function waitInSync(
-  cluster: ReplicatedPostgres,
-  primary: ReplicatedPostgres['primary'],
-  standby: ReplicatedPostgres['standby'],
-): Promise<boolean> {
-  const target = cluster.psql(primary, 'select pg_current_wal_lsn()');
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const behind = cluster.psql(standby, `select pg_wal_lsn_diff('${target}', pg_last_wal_replay_lsn()) > 0`);
-    if (behind === 'f') return true;
-    await sleep(200);
-  }
-  return false;
 }

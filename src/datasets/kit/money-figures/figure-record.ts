@@ -10,35 +10,9 @@ const YEAR_OF_DISCLOSURE = Type.Integer({
 
 /** The schema of one record (design §1.6, §18.2): the OpenAPI document and the serializer both come from it. */
 export function moneyRecordSchema(spec: MoneyFigureSpec): TSchema {
-  if (spec.perShare === true) return perShareRecordSchema(spec);
-  return Type.Object(
-    {
-      year_of_disclosure: YEAR_OF_DISCLOSURE,
-      reporting_period: Type.Integer(),
-      metric: Type.Literal(spec.metric),
-      value: Type.Integer({ description: spec.wording.value }),
-      ccy: Type.Literal('USD'),
-      original_value: Type.Union([Type.Integer(), Type.Null()], { description: spec.wording.originalValue }),
-      original_ccy: Type.Optional(
-        Type.Unsafe<(typeof CURRENCIES)[number]>(
-          Type.String({ enum: [...CURRENCIES], description: 'ISO 4217 code as reported.' }),
-        ),
-      ),
-      company_id: Type.String({ format: 'uuid' }),
-      document_id: Type.String({ format: 'uuid' }),
-      traceability_source_url: Type.String({ format: 'uri' }),
-    },
-    { additionalProperties: false, title: spec.wording.recordTitle },
-  );
-}
-
-/** A per-share record (design §18.2): `unit` and `original_unit` in place of the currencies, decimal values. */
-function perShareRecordSchema(spec: MoneyFigureSpec): TSchema {
-  return Type.Object(
-    {
-      year_of_disclosure: YEAR_OF_DISCLOSURE,
-      reporting_period: Type.Integer(),
-      metric: Type.Literal(spec.metric),
+  if (spec.perShare === true) {
+    // Per share (design §18.2): `unit` and `original_unit` in place of the currencies, decimal values.
+    return recordSchema(spec, {
       value: Type.Number({ description: spec.wording.value }),
       unit: Type.Literal('USD/share'),
       original_value: Type.Union([Type.Number(), Type.Null()], { description: spec.wording.originalValue }),
@@ -46,6 +20,26 @@ function perShareRecordSchema(spec: MoneyFigureSpec): TSchema {
         pattern: '^[A-Z]{3}/share$',
         description: 'The currency per share as reported (`EUR/share`).',
       }),
+    });
+  }
+  return recordSchema(spec, {
+    value: Type.Integer({ description: spec.wording.value }),
+    ccy: Type.Literal('USD'),
+    original_value: Type.Union([Type.Integer(), Type.Null()], { description: spec.wording.originalValue }),
+    original_ccy: Type.Optional(
+      Type.Unsafe<(typeof CURRENCIES)[number]>(Type.String({ enum: [...CURRENCIES], description: 'ISO 4217 code as reported.' })),
+    ),
+  });
+}
+
+/** A record's fields in the API's order, its value and unit fields (`values`) in the middle. */
+function recordSchema(spec: MoneyFigureSpec, values: Record<string, TSchema>): TSchema {
+  return Type.Object(
+    {
+      year_of_disclosure: YEAR_OF_DISCLOSURE,
+      reporting_period: Type.Integer(),
+      metric: Type.Literal(spec.metric),
+      ...values,
       company_id: Type.String({ format: 'uuid' }),
       document_id: Type.String({ format: 'uuid' }),
       traceability_source_url: Type.String({ format: 'uri' }),

@@ -25,12 +25,16 @@ describe.each(dialects())('rate limits (%s)', (dialect) => {
 
     it('refuses a burst beyond the limit with 429 and Retry-After, free, then serves again', async () => {
       const a = await t.account({ credits: 100 });
+      const started = performance.now();
       const burst = await Promise.all(Array.from({ length: 12 }, () => t.get(SEARCH, a.key)));
+      const seconds = (performance.now() - started) / 1000;
       const passed = burst.filter((r) => r.status === 200);
       const refused = burst.filter((r) => r.status === 429);
       expect(passed.length + refused.length).toBe(12);
       expect(passed.length).toBeGreaterThanOrEqual(5);
-      expect(passed.length).toBeLessThanOrEqual(6); // the burst, plus at most one refilled token
+      // The burst, plus the tokens refilled (5 a second) while the twelve were answered.
+      expect(passed.length).toBeLessThanOrEqual(Math.min(11, 5 + Math.ceil(seconds * 5)));
+      expect(refused.length).toBeGreaterThan(0);
       for (const r of refused) {
         expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         expect(r.headers.get('content-type')).toMatch(/^text\/plain/);

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { isCurrency } from '../../money/currencies.js';
 import { rateCurrency, toUsd } from '../../money/normalize.js';
 import { PER_SHARE_USD_STEP, perShareCurrency, perShareUnit } from '../../money/per-share.js';
-import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
+import { companionConceptsOf, conceptRank, conceptsOf, type FigureSpec, guardConceptsOf } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
@@ -13,6 +13,7 @@ import { CompanyMatcher, type Match, type NewCompany, newCompanyOf } from './mat
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
   type Candidate,
+  fiscalYearEnds,
   type SkipReason,
   type StoredFigure,
   selectFiguresAndConfirmations,
@@ -131,6 +132,8 @@ async function stageFilers(
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };
   const ranks = specs.map(conceptRank);
+  const readers = readersOf(specs);
+  const anyYearEnd = specs.some((s) => s.period === 'year end');
   const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
   // Whether a filer's stored documents must be looked up: not on a first ingest into a database
@@ -151,7 +154,10 @@ async function stageFilers(
     summary.facts += filer.facts.length;
     // A fact belongs to every spec that reads its concept (none reads another's, in practice); a
     // spec's guard facts are read beside its own (design §18.4), never counted as its facts.
-    const factCounts = ranks.map((rank) => filer.facts.reduce((n, f) => (rank(f.concept) === undefined ? n : n + 1), 0));
+    const specFacts = factsBySpec(filer.facts, specs.length, readers);
+    const factCounts = ranks.map((rank, i) =>
+      (specFacts[i] as FiledFact[]).reduce((n, f) => (rank(f.concept) === undefined ? n : n + 1), 0),
+    );
     factCounts.forEach((n, i) => {
       (countsOf[i] as FigureCounts).facts += n;
     });
@@ -189,6 +195,8 @@ async function stageFilers(
     if (added === undefined) summary.companies_matched++;
     if (match.recordLei !== undefined) await leis.add([companyId, match.recordLei, ++line]);
     const periodOfFiling = filingPeriods(filer.facts, source);
+    // Of all the filer's facts, whatever their concept (design §18.1): once for every year-end spec.
+    const yearEnds = anyYearEnd ? fiscalYearEnds(filer.facts, (form) => source.isAnnualForm(form)) : undefined;
     const storedDocuments = anyStored
       ? await conn
           .selectFrom('documents')
@@ -236,6 +244,8 @@ async function stageFilers(
         },
         {
           filer,
+          facts: specFacts[i] as FiledFact[],
+          yearEnds,
           companyId,
           anyFiled: anyFiled[i] === true,
           periodOfFiling,
@@ -279,10 +289,21 @@ async function stageSpec(
   },
   {
     filer,
+    facts,
+    yearEnds,
     companyId,
     anyFiled,
     periodOfFiling,
-  }: { filer: Filer; companyId: string; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
+  }: {
+    filer: Filer;
+    /** The filer's facts of the spec's concepts, guard and companions, in the order read. */
+    facts: readonly FiledFact[];
+    /** The filer's fiscal-year ends, of all its facts. */
+    yearEnds: ReadonlySet<string> | undefined;
+    companyId: string;
+    anyFiled: boolean;
+    periodOfFiling: ReadonlyMap<string, number>;
+  },
   out: {
     stageDocument: (fact: FiledFact, reportingPeriod: number) => Promise<string>;
     points: StageWriter;
@@ -294,14 +315,17 @@ async function stageSpec(
   const stored = anyFiled
     ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map((r) => storedPoint(spec, r))
     : [];
-  const rules = selectionRules(
-    spec,
-    isCurrency,
-    (form) => source.isAnnualForm(form),
-    (accession) => periodOfFiling.get(accession),
-  );
-  // Every fact of the filer: selection reads the spec's own and its guard's, and passes over the rest.
-  const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, rules, skip);
+  const rules = {
+    ...selectionRules(
+      spec,
+      isCurrency,
+      (form) => source.isAnnualForm(form),
+      (accession) => periodOfFiling.get(accession),
+    ),
+    ...(spec.period === 'year end' && yearEnds !== undefined ? { yearEnds } : {}),
+  };
+  // Selection reads the spec's own facts, its guard's and companions' (it passes over any other).
+  const { figures, confirmations } = selectFiguresAndConfirmations(facts, stored, rules, skip);
   // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
   const confirmedBy = new Map<string, string[]>();
   for (const c of confirmations) {
@@ -354,7 +378,7 @@ async function stageSpec(
   // The source's own fields of each fact, to compare with a stored figure's (a report since listed
   // by the index now has its fxo_id and links).
   const detailOf = new Map<string, string>();
-  for (const f of filer.facts) {
+  for (const f of facts) {
     if (rules.rank(f.concept) === undefined && rules.guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);
@@ -402,6 +426,29 @@ async function holderOf(db: Kysely<Database>, source: string, facts: readonly Fi
     if (row !== undefined) return row.company_id;
   }
   return undefined;
+}
+
+/** For each concept, the specs that read it (as their own, a guard or a companion), by index. */
+function readersOf(specs: readonly FigureSpec[]): Map<string, number[]> {
+  const readers = new Map<string, number[]>();
+  for (const [i, spec] of specs.entries()) {
+    for (const concept of new Set([...conceptsOf(spec), ...guardConceptsOf(spec), ...companionConceptsOf(spec)])) {
+      readers.set(concept, [...(readers.get(concept) ?? []), i]);
+    }
+  }
+  return readers;
+}
+
+/**
+ * A filer's facts per spec, each list in the order read: indexed once by concept, so that each
+ * spec goes through its own facts rather than all the filer's.
+ */
+function factsBySpec(facts: readonly FiledFact[], specs: number, readers: ReadonlyMap<string, number[]>): FiledFact[][] {
+  const bySpec = Array.from({ length: specs }, (): FiledFact[] => []);
+  for (const f of facts) {
+    for (const i of readers.get(f.concept) ?? []) bySpec[i]?.push(f);
+  }
+  return bySpec;
 }
 
 /** The period each filing reports on: the latest fiscal year among its annual facts, of any spec. */

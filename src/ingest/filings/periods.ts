@@ -56,4 +56,17 @@ export function reportingPeriodOf(end: string): number {
 }
 
 const DATE_RE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-export const isIsoDate = (v: string): boolean => DATE_RE.test(v) && !Number.isNaN(utc(v));
+export function isIsoDate(v: string): boolean {
+  if (validDates.has(v)) return true;
+  const valid = DATE_RE.test(v) && !Number.isNaN(utc(v));
+  if (valid) {
+    // Bounded like the periods: a reader asks of the same few thousand dates for every fact.
+    if (validDates.size >= MAX_REMEMBERED_DATES) validDates.clear();
+    validDates.add(v);
+  }
+  return valid;
+}
+
+/** The dates found valid so far: every fact of a filing brings three, of a few thousand in all. */
+const validDates = new Set<string>();
+const MAX_REMEMBERED_DATES = 100_000;

@@ -8,7 +8,14 @@ import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
-import { anyFiledFigure, type FilingsStage, figureStage, leiStage, storedFigureRows } from './filings-stage.js';
+import {
+  anyFiledFigure,
+  type FilingsStage,
+  figureStage,
+  leiStage,
+  type StoredFigureRow,
+  storedFigureRows,
+} from './filings-stage.js';
 import { CompanyMatcher, type Match, type NewCompany, newCompanyOf } from './match-company.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
@@ -234,7 +241,16 @@ async function stageFilers(
       ]);
       return documentId;
     };
+    // The figures stored already, of every spec whose table holds any: one look-up for the filer.
+    const filedSpecs = anyFiled.flatMap((filed, i) => (filed ? [i] : []));
+    const storedRows = await storedFigureRows(
+      conn,
+      filedSpecs.map((i) => specs[i] as FigureSpec),
+      source.name,
+      companyId,
+    );
     for (const [i, spec] of specs.entries()) {
+      const filed = filedSpecs.indexOf(i);
       await stageSpec(
         run,
         {
@@ -247,7 +263,7 @@ async function stageFilers(
           facts: specFacts[i] as FiledFact[],
           yearEnds,
           companyId,
-          anyFiled: anyFiled[i] === true,
+          storedRows: filed < 0 ? [] : (storedRows[filed] ?? []),
           periodOfFiling,
         },
         { stageDocument, points: points[i] as StageWriter, nextLine: () => ++line },
@@ -292,7 +308,7 @@ async function stageSpec(
     facts,
     yearEnds,
     companyId,
-    anyFiled,
+    storedRows,
     periodOfFiling,
   }: {
     filer: Filer;
@@ -301,7 +317,8 @@ async function stageSpec(
     /** The filer's fiscal-year ends, of all its facts. */
     yearEnds: ReadonlySet<string> | undefined;
     companyId: string;
-    anyFiled: boolean;
+    /** The spec's figures the database holds for the company from this source. */
+    storedRows: readonly StoredFigureRow[];
     periodOfFiling: ReadonlyMap<string, number>;
   },
   out: {
@@ -312,9 +329,7 @@ async function stageSpec(
   summary: { data_points: number; restatements: number },
 ): Promise<void> {
   const { source, rates } = run;
-  const stored = anyFiled
-    ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map((r) => storedPoint(spec, r))
-    : [];
+  const stored = storedRows.map((r) => storedPoint(spec, r));
   const rules = {
     ...selectionRules(
       spec,
@@ -483,7 +498,7 @@ const storedCurrency = (spec: FigureSpec, unit: string): string =>
 const usdStep = (spec: FigureSpec): number => (spec.perShare === true ? PER_SHARE_USD_STEP : 1);
 
 /** A stored figure as selection compares it with a filing's facts: a per-share one in its fact's unit. */
-function storedPoint(spec: FigureSpec, r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
+function storedPoint(spec: FigureSpec, r: StoredFigureRow): StoredPoint {
   return {
     accession: r.source_key,
     filed: r.published_on,

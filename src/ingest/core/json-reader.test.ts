@@ -107,6 +107,53 @@ describe('JsonReader', () => {
     }
   });
 
+  it('reads a flat object (a filing fact) as JSON.parse does, and refuses what it refuses, however it is cut', async () => {
+    const flat = fc
+      .tuple(
+        fc.dictionary(
+          fc.string({ maxLength: 6 }),
+          fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+        ),
+        fc.constantFrom(0, 2),
+        fc.nat(),
+        fc.constantFrom('insert', 'remove', 'replace', 'none'),
+        fc.constantFrom(...' \n{}[]:,"\\-+.0123456789eE/x\u0001é'),
+      )
+      .map(([value, indent, at, edit, char]) => {
+        const text = JSON.stringify(value, null, indent);
+        const i = at % (text.length + 1);
+        if (edit === 'insert') return text.slice(0, i) + char + text.slice(i);
+        if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
+        if (edit === 'replace') return text.slice(0, i) + char + text.slice(i + 1);
+        return text;
+      });
+    await fc.assert(
+      fc.asyncProperty(flat, fc.array(fc.nat(), { maxLength: 4 }), async (text, cuts) => {
+        const reader = new JsonReader(chunked(text, cuts), 'fact.json');
+        const read = await reader
+          .value()
+          .then(async (value) => {
+            await reader.end();
+            return { value };
+          })
+          .catch((error: unknown) => {
+            if (!(error instanceof ImportError)) throw error;
+            return undefined;
+          });
+        expect(read !== undefined, text).toBe(parses(text));
+        if (read !== undefined) expect(read.value).toStrictEqual(JSON.parse(text));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(await new JsonReader(chunked(`{ "a" :${' '.repeat(100)}1 }`, []), 'f.json').value(10)).toEqual({ a: 1 });
+    await expect(new JsonReader(chunked(`{"a":"${'x'.repeat(20)}"}`, []), 'f.json').value(10)).rejects.toThrow(
+      'f.json: holds a value larger than 10 bytes at byte 0',
+    );
+    await expect(new JsonReader(chunked('{"a":1,"b":2 x}', []), 'f.json').value()).rejects.toThrow(
+      'f.json: is not valid JSON (a comma or a closing bracket expected at byte 13)',
+    );
+  });
+
   it('names the byte where the input goes wrong, never the input itself', async () => {
     const reader = new JsonReader(chunked('{"a": [1, 2 secret]}', [3, 9]), 'x.json');
     await expect(reader.skip()).rejects.toThrow('x.json: is not valid JSON (a comma or a closing bracket expected at byte 12)');

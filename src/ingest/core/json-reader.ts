@@ -178,12 +178,15 @@ export class JsonReader {
   /** The next value, parsed; one of more than `maxBytes` (whitespace aside) is refused. */
   async value(maxBytes = MAX_JSON_VALUE_BYTES): Promise<unknown> {
     const start = this.position;
-    const fast = this.#shortString();
+    const fast = this.#shortString() ?? this.#flatObject(maxBytes);
     if (fast !== undefined) return fast;
     const capture = new Capture(maxBytes, start);
     await this.#scan(capture);
     // The scan checked the grammar, so this parse does not fail; its message would quote the input.
-    return JSON.parse(Buffer.concat(capture.parts, capture.size).toString('utf8'));
+    // Most values lie within one chunk: their one copy is decoded as it is, not copied again.
+    const [only] = capture.parts;
+    const bytes = capture.parts.length === 1 && only !== undefined ? only : Buffer.concat(capture.parts, capture.size);
+    return JSON.parse(bytes.toString('utf8'));
   }
 
   /** Stops reading: the input is let go (a file closed, a zip entry's stream destroyed). */
@@ -215,6 +218,37 @@ export class JsonReader {
     if (j >= buf.length) return undefined;
     this.#pos = j + 1;
     return buf.toString('utf8', from, j);
+  }
+
+  /**
+   * An object within the current chunk holding no object, array or escape (a filing's fact): parsed
+   * straight from the chunk, sparing the scan and its copies. Anything else (a nested value, an
+   * escape, an object running into the next chunk, any fault) is left to the scan and the parse
+   * (undefined), which check it and name a fault.
+   */
+  #flatObject(maxBytes: number): Record<string, unknown> | undefined {
+    const buf = this.#buf;
+    const n = Math.min(buf.length, this.#pos + maxBytes);
+    let i = this.#pos;
+    while (i < n && isSpace(buf[i] as number)) i++;
+    if (buf[i] !== OPEN_OBJECT) return undefined;
+    const from = i;
+    let inString = false;
+    for (i++; i < n; i++) {
+      const c = buf[i] as number;
+      if (c === QUOTE) inString = !inString;
+      else if (c === BACKSLASH || c === OPEN_OBJECT || c === OPEN_ARRAY || c === CLOSE_ARRAY) return undefined;
+      else if (c === CLOSE_OBJECT && !inString) break;
+    }
+    if (i >= n) return undefined;
+    let object: unknown;
+    try {
+      object = JSON.parse(buf.toString('utf8', from, i + 1));
+    } catch {
+      return undefined;
+    }
+    this.#pos = i + 1;
+    return object as Record<string, unknown>;
   }
 
   #keep(capture: Capture | undefined, from: number, to: number): void {

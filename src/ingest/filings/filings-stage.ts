@@ -53,29 +53,50 @@ export function leiStage(): FilingsStage {
   };
 }
 
-/** A spec's filed figures already stored for a company from one source, with what it takes to stage one again. */
-export async function storedFigureRows(db: Kysely<Database>, spec: FigureSpec, source: string, companyId: string) {
-  const { rows } = await sql<{
-    source_key: string;
-    published_on: string;
-    period_end: string;
-    original_value: number | string;
-    original_ccy: string;
-    point_id: string;
-    document_id: string;
-    reporting_period: number;
-    value_usd: number | string;
-    concept: string | null;
-    period_start: string | null;
-    candidates: string | null;
-    confirmed_by: string | null;
-    source_detail: string | null;
-    document_period: number;
-  }>`select d.source_key, d.published_on, d.reporting_period as document_period, p.period_end, p.original_value, p.original_ccy, p.point_id, p.document_id, p.reporting_period,
+/** A filed figure already stored, with what it takes to stage it again. */
+export interface StoredFigureRow {
+  source_key: string;
+  published_on: string;
+  period_end: string;
+  original_value: number | string;
+  original_ccy: string;
+  point_id: string;
+  document_id: string;
+  reporting_period: number;
+  value_usd: number | string;
+  concept: string | null;
+  period_start: string | null;
+  candidates: string | null;
+  confirmed_by: string | null;
+  source_detail: string | null;
+  document_period: number;
+}
+
+/**
+ * The filed figures of `specs` already stored for a company from one source, each spec's in the
+ * order its own table gives them: one statement for all the specs (one a spec made a bulk ingest
+ * of twelve datasets prepare and run twelve statements a filer).
+ */
+export async function storedFigureRows(
+  db: Kysely<Database>,
+  specs: readonly FigureSpec[],
+  source: string,
+  companyId: string,
+): Promise<StoredFigureRow[][]> {
+  const bySpec = specs.map((): StoredFigureRow[] => []);
+  if (specs.length === 0) return bySpec;
+  const arms = specs.map(
+    (
+      spec,
+      i,
+    ) => sql`select ${sql.lit(i)} as spec, d.source_key, d.published_on, d.reporting_period as document_period, p.period_end, p.original_value, p.original_ccy, p.point_id, p.document_id, p.reporting_period,
       p.value_usd, p.concept, p.period_start, p.candidates, p.confirmed_by, p.source_detail
     from ${sql.table(spec.table)} p join documents d on d.document_id = p.document_id
-    where p.company_id = ${companyId} and p.period_end is not null and d.source = ${source}`.execute(db);
-  return rows;
+    where p.company_id = ${companyId} and p.period_end is not null and d.source = ${source}`,
+  );
+  const { rows } = await sql<StoredFigureRow & { spec: number | string }>`${sql.join(arms, sql` union all `)}`.execute(db);
+  for (const { spec, ...row } of rows) bySpec[Number(spec)]?.push(row);
+  return bySpec;
 }
 
 /** Whether a spec's table holds any filed figure at all: a first ingest need not look figures up. */

@@ -3,16 +3,24 @@ import type { Database } from '../../db/schema.js';
 import { isCurrency } from '../../money/currencies.js';
 import { rateCurrency, toUsd } from '../../money/normalize.js';
 import { PER_SHARE_USD_STEP, perShareCurrency, perShareUnit } from '../../money/per-share.js';
-import { conceptRank, type FigureSpec } from '../core/figure-spec.js';
+import { companionConceptsOf, conceptRank, conceptsOf, type FigureSpec, guardConceptsOf } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
-import { anyFiledFigure, type FilingsStage, figureStage, leiStage, storedFigureRows } from './filings-stage.js';
+import {
+  anyFiledFigure,
+  type FilingsStage,
+  figureStage,
+  leiStage,
+  type StoredFigureRow,
+  storedFigureRows,
+} from './filings-stage.js';
 import { CompanyMatcher, type Match, type NewCompany, newCompanyOf } from './match-company.js';
 import { isAnnualPeriod, reportingPeriodOf } from './periods.js';
 import {
   type Candidate,
+  fiscalYearEnds,
   type SkipReason,
   type StoredFigure,
   selectFiguresAndConfirmations,
@@ -131,6 +139,8 @@ async function stageFilers(
       counts.skipped[reason] = (counts.skipped[reason] ?? 0) + n;
     };
   const ranks = specs.map(conceptRank);
+  const readers = readersOf(specs);
+  const anyYearEnd = specs.some((s) => s.period === 'year end');
   const countsOf = specs.map((s) => summary.datasets[s.name] as FigureCounts);
   const anyFiled = await Promise.all(specs.map((s) => anyFiledFigure(conn, s)));
   // Whether a filer's stored documents must be looked up: not on a first ingest into a database
@@ -151,7 +161,10 @@ async function stageFilers(
     summary.facts += filer.facts.length;
     // A fact belongs to every spec that reads its concept (none reads another's, in practice); a
     // spec's guard facts are read beside its own (design §18.4), never counted as its facts.
-    const factCounts = ranks.map((rank) => filer.facts.reduce((n, f) => (rank(f.concept) === undefined ? n : n + 1), 0));
+    const specFacts = factsBySpec(filer.facts, specs.length, readers);
+    const factCounts = ranks.map((rank, i) =>
+      (specFacts[i] as FiledFact[]).reduce((n, f) => (rank(f.concept) === undefined ? n : n + 1), 0),
+    );
     factCounts.forEach((n, i) => {
       (countsOf[i] as FigureCounts).facts += n;
     });
@@ -189,6 +202,8 @@ async function stageFilers(
     if (added === undefined) summary.companies_matched++;
     if (match.recordLei !== undefined) await leis.add([companyId, match.recordLei, ++line]);
     const periodOfFiling = filingPeriods(filer.facts, source);
+    // Of all the filer's facts, whatever their concept (design §18.1): once for every year-end spec.
+    const yearEnds = anyYearEnd ? fiscalYearEnds(filer.facts, (form) => source.isAnnualForm(form)) : undefined;
     const storedDocuments = anyStored
       ? await conn
           .selectFrom('documents')
@@ -226,7 +241,16 @@ async function stageFilers(
       ]);
       return documentId;
     };
+    // The figures stored already, of every spec whose table holds any: one look-up for the filer.
+    const filedSpecs = anyFiled.flatMap((filed, i) => (filed ? [i] : []));
+    const storedRows = await storedFigureRows(
+      conn,
+      filedSpecs.map((i) => specs[i] as FigureSpec),
+      source.name,
+      companyId,
+    );
     for (const [i, spec] of specs.entries()) {
+      const filed = filedSpecs.indexOf(i);
       await stageSpec(
         run,
         {
@@ -236,8 +260,10 @@ async function stageFilers(
         },
         {
           filer,
+          facts: specFacts[i] as FiledFact[],
+          yearEnds,
           companyId,
-          anyFiled: anyFiled[i] === true,
+          storedRows: filed < 0 ? [] : (storedRows[filed] ?? []),
           periodOfFiling,
         },
         { stageDocument, points: points[i] as StageWriter, nextLine: () => ++line },
@@ -279,10 +305,22 @@ async function stageSpec(
   },
   {
     filer,
+    facts,
+    yearEnds,
     companyId,
-    anyFiled,
+    storedRows,
     periodOfFiling,
-  }: { filer: Filer; companyId: string; anyFiled: boolean; periodOfFiling: ReadonlyMap<string, number> },
+  }: {
+    filer: Filer;
+    /** The filer's facts of the spec's concepts, guard and companions, in the order read. */
+    facts: readonly FiledFact[];
+    /** The filer's fiscal-year ends, of all its facts. */
+    yearEnds: ReadonlySet<string> | undefined;
+    companyId: string;
+    /** The spec's figures the database holds for the company from this source. */
+    storedRows: readonly StoredFigureRow[];
+    periodOfFiling: ReadonlyMap<string, number>;
+  },
   out: {
     stageDocument: (fact: FiledFact, reportingPeriod: number) => Promise<string>;
     points: StageWriter;
@@ -291,17 +329,18 @@ async function stageSpec(
   summary: { data_points: number; restatements: number },
 ): Promise<void> {
   const { source, rates } = run;
-  const stored = anyFiled
-    ? (await storedFigureRows(run.conn, spec, source.name, companyId)).map((r) => storedPoint(spec, r))
-    : [];
-  const rules = selectionRules(
-    spec,
-    isCurrency,
-    (form) => source.isAnnualForm(form),
-    (accession) => periodOfFiling.get(accession),
-  );
-  // Every fact of the filer: selection reads the spec's own and its guard's, and passes over the rest.
-  const { figures, confirmations } = selectFiguresAndConfirmations(filer.facts, stored, rules, skip);
+  const stored = storedRows.map((r) => storedPoint(spec, r));
+  const rules = {
+    ...selectionRules(
+      spec,
+      isCurrency,
+      (form) => source.isAnnualForm(form),
+      (accession) => periodOfFiling.get(accession),
+    ),
+    ...(spec.period === 'year end' && yearEnds !== undefined ? { yearEnds } : {}),
+  };
+  // Selection reads the spec's own facts, its guard's and companions' (it passes over any other).
+  const { figures, confirmations } = selectFiguresAndConfirmations(facts, stored, rules, skip);
   // Later filings repeating a kept figure rounded: named on the kept figure, their documents kept.
   const confirmedBy = new Map<string, string[]>();
   for (const c of confirmations) {
@@ -354,7 +393,7 @@ async function stageSpec(
   // The source's own fields of each fact, to compare with a stored figure's (a report since listed
   // by the index now has its fxo_id and links).
   const detailOf = new Map<string, string>();
-  for (const f of filer.facts) {
+  for (const f of facts) {
     if (rules.rank(f.concept) === undefined && rules.guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);
@@ -404,6 +443,29 @@ async function holderOf(db: Kysely<Database>, source: string, facts: readonly Fi
   return undefined;
 }
 
+/** For each concept, the specs that read it (as their own, a guard or a companion), by index. */
+function readersOf(specs: readonly FigureSpec[]): Map<string, number[]> {
+  const readers = new Map<string, number[]>();
+  for (const [i, spec] of specs.entries()) {
+    for (const concept of new Set([...conceptsOf(spec), ...guardConceptsOf(spec), ...companionConceptsOf(spec)])) {
+      readers.set(concept, [...(readers.get(concept) ?? []), i]);
+    }
+  }
+  return readers;
+}
+
+/**
+ * A filer's facts per spec, each list in the order read: indexed once by concept, so that each
+ * spec goes through its own facts rather than all the filer's.
+ */
+function factsBySpec(facts: readonly FiledFact[], specs: number, readers: ReadonlyMap<string, number[]>): FiledFact[][] {
+  const bySpec = Array.from({ length: specs }, (): FiledFact[] => []);
+  for (const f of facts) {
+    for (const i of readers.get(f.concept) ?? []) bySpec[i]?.push(f);
+  }
+  return bySpec;
+}
+
 /** The period each filing reports on: the latest fiscal year among its annual facts, of any spec. */
 function filingPeriods(facts: readonly FiledFact[], source: FilingSource): Map<string, number> {
   const periods = new Map<string, number>();
@@ -436,7 +498,7 @@ const storedCurrency = (spec: FigureSpec, unit: string): string =>
 const usdStep = (spec: FigureSpec): number => (spec.perShare === true ? PER_SHARE_USD_STEP : 1);
 
 /** A stored figure as selection compares it with a filing's facts: a per-share one in its fact's unit. */
-function storedPoint(spec: FigureSpec, r: Awaited<ReturnType<typeof storedFigureRows>>[number]): StoredPoint {
+function storedPoint(spec: FigureSpec, r: StoredFigureRow): StoredPoint {
   return {
     accession: r.source_key,
     filed: r.published_on,

@@ -22,9 +22,28 @@ function endOfMonths(start: string, months: number): number {
  * months. Quarters, half years and the odd stub period of a fiscal-year change are not.
  */
 export function isAnnualPeriod(start: string, end: string): boolean {
+  let ends = annual.get(start);
+  const known = ends?.get(end);
+  if (known !== undefined) return known;
+  if (ends === undefined) {
+    // Bounded: a filer's facts share a few hundred periods; a run over many filers starts afresh.
+    if (annual.size >= MAX_REMEMBERED_STARTS) annual.clear();
+    ends = new Map();
+    annual.set(start, ends);
+  }
   const days = (utc(end) - utc(start)) / DAY_MS + 1;
-  return days === 364 || days === 371 || utc(end) === endOfMonths(start, 12);
+  const is = days === 364 || days === 371 || utc(end) === endOfMonths(start, 12);
+  ends.set(end, is);
+  return is;
 }
+
+/**
+ * The answers given so far, by start and end: every fact of a filer asks again for its period (a
+ * filer's hundreds of thousands of facts share a few hundred), and the date arithmetic is the
+ * costly part of reading them.
+ */
+const annual = new Map<string, Map<string, boolean>>();
+const MAX_REMEMBERED_STARTS = 10_000;
 
 /**
  * The calendar year in which the fiscal year ends; one ending on or before 7 January counts to the
@@ -37,4 +56,17 @@ export function reportingPeriodOf(end: string): number {
 }
 
 const DATE_RE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-export const isIsoDate = (v: string): boolean => DATE_RE.test(v) && !Number.isNaN(utc(v));
+export function isIsoDate(v: string): boolean {
+  if (validDates.has(v)) return true;
+  const valid = DATE_RE.test(v) && !Number.isNaN(utc(v));
+  if (valid) {
+    // Bounded like the periods: a reader asks of the same few thousand dates for every fact.
+    if (validDates.size >= MAX_REMEMBERED_DATES) validDates.clear();
+    validDates.add(v);
+  }
+  return valid;
+}
+
+/** The dates found valid so far: every fact of a filing brings three, of a few thousand in all. */
+const validDates = new Set<string>();
+const MAX_REMEMBERED_DATES = 100_000;

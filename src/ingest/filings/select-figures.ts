@@ -89,6 +89,12 @@ export interface SelectionRules {
    * annual duration the filer tags in an annual-report form. Otherwise annual durations.
    */
   yearEnd?: boolean;
+  /**
+   * With `yearEnd`: the filer's fiscal-year ends ({@link fiscalYearEnds} of all its facts), when the
+   * caller has them already, reading one filer for many specs, or passes only the spec's own facts.
+   * Without it, they are found in the facts given.
+   */
+  yearEnds?: ReadonlySet<string>;
 }
 
 /** The selection rules of one figure spec for one source: its concepts' order and its guard. */
@@ -150,7 +156,7 @@ export function selectFiguresAndConfirmations(
   skip: (reason: SkipReason) => void,
 ): { figures: Figure[]; confirmations: Confirmation[] } {
   const { rank, isCurrency, isAnnualForm } = rules;
-  const yearEnds = rules.yearEnd === true ? fiscalYearEnds(facts, isAnnualForm) : undefined;
+  const yearEnds = rules.yearEnd === true ? (rules.yearEnds ?? fiscalYearEnds(facts, isAnnualForm)) : undefined;
   // A year's amount is an annual duration; a year-end balance an instant at a fiscal-year end.
   const inPeriod = (f: FiledFact): boolean =>
     yearEnds === undefined
@@ -165,11 +171,11 @@ export function selectFiguresAndConfirmations(
     if (rank(f.concept) === undefined) {
       if (rules.guard?.(f.concept) === true) {
         const key = periodKey(f);
-        bounds.set(key, [...(bounds.get(key) ?? []), f]);
+        push(bounds, key, f);
       }
       if (rules.companion?.(f.concept) === true) {
         const key = periodKey(f);
-        companions.set(key, [...(companions.get(key) ?? []), f]);
+        push(companions, key, f);
       }
       continue;
     }
@@ -178,7 +184,7 @@ export function selectFiguresAndConfirmations(
     else if (!isCurrency(f.unit)) skip('not_currency');
     else {
       const key = periodKey(f);
-      tagged.set(key, [...(tagged.get(key) ?? []), f]);
+      push(tagged, key, f);
     }
   }
   // Per filing and period, the most preferred concept present that the statements' arithmetic
@@ -295,6 +301,13 @@ export function chooseConcept(
   }
   // Unreachable: the largest candidate is never passed over.
   throw new Error('chooseConcept: every candidate passed over');
+}
+
+/** Adds a fact to its group: in place, as facts of one filing and period can be many. */
+function push(groups: Map<string, FiledFact[]>, key: string, f: FiledFact): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [f]);
+  else group.push(f);
 }
 
 /** A fact's filing and period: the facts that compete to be one figure. */

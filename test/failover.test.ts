@@ -165,7 +165,11 @@ describe('PostgreSQL failover through a multi-host URL', () => {
       if (res.status === 503) expect(res.headers.get('retry-after')).toBe('2');
       await sleep(100);
     }
-    expect(during.every((s) => s === 503)).toBe(true);
+    // A backend may answer a moment after its postmaster's SIGKILL, before it notices the death (a
+    // repeat, charged 1, its commit acknowledged by the live standby); then every call is a 503.
+    const servedDuring = during.filter((s) => s === 200).length;
+    expect(during.every((s) => s === 503 || s === 200)).toBe(true);
+    expect(during.at(-1)).toBe(503);
     cluster.standby.promote();
     cluster.psql(cluster.standby, "alter system set synchronous_standby_names = ''; select pg_reload_conf()");
     const promoted = Date.now();
@@ -183,7 +187,7 @@ describe('PostgreSQL failover through a multi-host URL', () => {
     // The purchase made before the kill was replicated synchronously: this is a repeat.
     expect(cost).toBe('1');
     expect(await serverPort(db)).toBe(cluster.standby.port);
-    expect(await balanceOf(accountId)).toBe(74);
+    expect(await balanceOf(accountId)).toBe(74 - servedDuring);
     // The old primary, rewound, follows the new one and is read-only.
     expect(cluster.rejoin(cluster.primary, cluster.standby)).toBe('pg_rewind');
     expect(cluster.psql(cluster.primary, 'select pg_is_in_recovery()')).toBe('t');

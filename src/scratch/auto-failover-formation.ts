@@ -3,7 +3,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rea
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { binDir } from './throwaway-postgres.js';
+import { binDir, psqlArgs } from './throwaway-postgres.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -109,22 +109,6 @@ export async function startAutoFailoverFormation(database: string): Promise<Auto
     closeSync(out);
     keepers.push(child);
   };
-  const psqlArgs = (port: number, db: string) => [
-    '-X',
-    '-A',
-    '-t',
-    '-q',
-    '-v',
-    'ON_ERROR_STOP=1',
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '-U',
-    'postgres',
-    '-d',
-    db,
-  ];
   const monitorPort = randomPort();
   const nodes: [FormationNode, FormationNode] = [
     { name: 'node_a', port: monitorPort + 1, data: join(dir, 'node_a') },

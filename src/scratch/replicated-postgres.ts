@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { binDir } from './throwaway-postgres.js';
+import { binDir, psqlArgs } from './throwaway-postgres.js';
 
 /** One server of a {@link ReplicatedPostgres}: its own data folder and port on the loopback. */
 export interface PostgresNode {
@@ -104,27 +104,7 @@ export function startReplicatedPostgres(options: { synchronous: boolean }): Repl
     };
     return self;
   };
-  const psql = (n: PostgresNode, sql: string): string =>
-    run(
-      'psql',
-      [
-        '-X',
-        '-A',
-        '-t',
-        '-q',
-        '-v',
-        'ON_ERROR_STOP=1',
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(n.port),
-        '-U',
-        'postgres',
-        '-d',
-        'postgres',
-      ],
-      sql,
-    ).trim();
+  const psql = (n: PostgresNode, sql: string): string => run('psql', psqlArgs(n.port, 'postgres'), sql).trim();
 
   const primary = node('a', firstPort);
   const standby = node('b', firstPort + 1);

@@ -53,3 +53,21 @@ export function startThrowawayPostgres(options: { durable?: boolean } = {}): Thr
     },
   };
 }
+
+/** psql's arguments for one SQL text as the superuser on a loopback server: bare output, stopping at an error. */
+export const psqlArgs = (port: number, database: string): string[] => [
+  '-X',
+  '-A',
+  '-t',
+  '-q',
+  '-v',
+  'ON_ERROR_STOP=1',
+  '-h',
+  '127.0.0.1',
+  '-p',
+  String(port),
+  '-U',
+  'postgres',
+  '-d',
+  database,
+];

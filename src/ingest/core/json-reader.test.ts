@@ -54,23 +54,31 @@ const parses = (text: string): boolean => {
   }
 };
 
+/**
+ * The texts of `values` and their near misses: a text with one of `chars` inserted, or a character
+ * removed or replaced by one of them.
+ */
+function nearMisses(values: fc.Arbitrary<unknown>, chars: string): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      values,
+      fc.constantFrom(0, 2),
+      fc.nat(),
+      fc.constantFrom('insert', 'remove', 'replace', 'none'),
+      fc.constantFrom(...chars),
+    )
+    .map(([value, indent, at, edit, char]) => {
+      const text = JSON.stringify(value, null, indent);
+      const i = at % (text.length + 1);
+      if (edit === 'insert') return text.slice(0, i) + char + text.slice(i);
+      if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
+      if (edit === 'replace') return text.slice(0, i) + char + text.slice(i + 1);
+      return text;
+    });
+}
+
 /** JSON texts and near misses: a valid text with a character inserted, removed or replaced. */
-const nearJson = fc
-  .tuple(
-    fc.jsonValue({ maxDepth: 4 }),
-    fc.constantFrom(0, 2),
-    fc.nat(),
-    fc.constantFrom('insert', 'remove', 'replace', 'none'),
-    fc.constantFrom(...' \n\t{}[]:,"\\-+.0123456789eEtrufalsn/bx\u0001é'),
-  )
-  .map(([value, indent, at, edit, char]) => {
-    const text = JSON.stringify(value, null, indent);
-    const i = at % (text.length + 1);
-    if (edit === 'insert') return text.slice(0, i) + char + text.slice(i);
-    if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
-    if (edit === 'replace') return text.slice(0, i) + char + text.slice(i + 1);
-    return text;
-  });
+const nearJson = nearMisses(fc.jsonValue({ maxDepth: 4 }), ' \n\t{}[]:,"\\-+.0123456789eEtrufalsn/bx\u0001é');
 
 describe('JsonReader', () => {
   it('reads back any JSON document walked key by key, however it is cut into chunks', async () => {
@@ -108,25 +116,13 @@ describe('JsonReader', () => {
   });
 
   it('reads a flat object (a filing fact) as JSON.parse does, and refuses what it refuses, however it is cut', async () => {
-    const flat = fc
-      .tuple(
-        fc.dictionary(
-          fc.string({ maxLength: 6 }),
-          fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
-        ),
-        fc.constantFrom(0, 2),
-        fc.nat(),
-        fc.constantFrom('insert', 'remove', 'replace', 'none'),
-        fc.constantFrom(...' \n{}[]:,"\\-+.0123456789eE/x\u0001é'),
-      )
-      .map(([value, indent, at, edit, char]) => {
-        const text = JSON.stringify(value, null, indent);
-        const i = at % (text.length + 1);
-        if (edit === 'insert') return text.slice(0, i) + char + text.slice(i);
-        if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
-        if (edit === 'replace') return text.slice(0, i) + char + text.slice(i + 1);
-        return text;
-      });
+    const flat = nearMisses(
+      fc.dictionary(
+        fc.string({ maxLength: 6 }),
+        fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+      ),
+      ' \n{}[]:,"\\-+.0123456789eE/x\u0001é',
+    );
     await fc.assert(
       fc.asyncProperty(flat, fc.array(fc.nat(), { maxLength: 4 }), async (text, cuts) => {
         const reader = new JsonReader(chunked(text, cuts), 'fact.json');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DATASETS } from '../datasets/registry.js';
 import type { Database } from '../db/schema.js';
+import { FUNDAMENTALS_VIA } from '../http/routes/fundamentals.js';
 
 /** What a client saw of one request: its status and credit headers, or nothing (the connection broke). */
 export interface Observed {
@@ -26,17 +27,17 @@ export interface AuditReport {
   accounts: number;
   /** Charges for requests whose response never reached the client (bounded by `unanswered`). */
   unseenCharges: number;
-  /** Charged requests of several parts (a history, a batch). */
+  /** Charged requests of several parts (a history, a batch, a statement call). */
   multiPart: number;
   discrepancies: string[];
 }
 
-/** Endpoints whose call is charged in several lines, one per company-period. */
-const MULTI_PART = /^[a-z0-9-]+\/(history|batch)$/;
+/** Endpoints whose call is charged in several lines: one per company-period, or per statement item. */
+const MULTI_PART = new RegExp(`^[a-z0-9-]+/(history|batch|${FUNDAMENTALS_VIA})$`);
 
 /**
  * Compares the ledger with what clients received: every 200/204 that cost something is in the
- * ledger with its cost and balance (a history's or batch's lines summed); no error response charged anything; no request charged twice;
+ * ledger with its cost and balance (the lines of a history, batch or statement call summed); no error response charged anything; no request charged twice;
  * a charge no client saw is possible only for a request left unanswered; no balance is negative;
  * every ledger sums to its balance; no company-period was bought twice by one account.
  */

@@ -22,7 +22,9 @@ type AccountCaller = Extract<Caller, { mode: 'account' }>;
 export const FUNDAMENTALS_PATH = '/api/v1/fundamentals';
 
 /** The ledger's endpoint of an item bought by the statement call: its dataset, by this call (as `revenues/batch`). */
-const VIA = 'fundamentals';
+/** The suffix of a statement call's ledger lines (`net-income/fundamentals`), one line per item. */
+export const FUNDAMENTALS_VIA = 'fundamentals';
+const VIA = FUNDAMENTALS_VIA;
 
 /** The datasets the statement call answers: every line of the statements (design §18.3), in the list's order. */
 export function statementItems(datasets: readonly Dataset[]): Dataset[] {

@@ -17,6 +17,7 @@ import { signingSecret } from './db/migrate.js';
 import { VersionWatcher } from './db/versions.js';
 import { shuttingDown } from './errors/api-error.js';
 import { datasetTables } from './events/event-record.js';
+import { statusLoader } from './freshness/source-status.js';
 import { accessLog } from './http/access-log.js';
 import { frameworkErrors, installErrorHandling, TEXT } from './http/errors.js';
 import { collectApiPaths, refuseOtherMethods, routeEveryMethod } from './http/method-discipline.js';
@@ -32,6 +33,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { openapiRoute } from './http/routes/openapi.js';
 import { provenanceRoute } from './http/routes/provenance.js';
 import { resolveRoute } from './http/routes/resolve.js';
+import { statusRoute } from './http/routes/status.js';
 import { webhooksRoute } from './http/routes/webhooks.js';
 import { clientErrorHandler, installSocketRefusals } from './http/socket-refusals.js';
 import { registerOpenApi } from './http/swagger.js';
@@ -222,12 +224,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(accountRoute(ctx));
   await app.register(provenanceRoute(ctx));
   await app.register(eventsRoute(ctx));
+  // One read of the sources' freshness every few seconds, for the status call and the home page.
+  const status = statusLoader(db.kysely, ctx.clock);
+  await app.register(statusRoute(status));
   const box = new SecretBox(secret);
   await app.register(webhooksRoute(ctx, box));
   await app.register(openapiRoute(config, datasets));
   await app.register(refuseOtherMethods(apiPaths));
   await app.register(healthRoutes(ctx));
-  await app.register(pagesRoutes(ctx));
+  await app.register(pagesRoutes(ctx, status));
   await app.register(consoleRoutes(ctx, limiter));
   await app.register(traceRoutes(ctx));
   if (options.deliver === true) {

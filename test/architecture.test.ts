@@ -18,7 +18,7 @@ const ARCHITECTURE: Architecture = {
     ['db'],
     ['catalog', 'auth', 'credits', 'mock'],
     ['accounts', 'errors'],
-    ['ingest', 'quality', 'events', 'webhooks'],
+    ['ingest', 'quality', 'events', 'webhooks', 'freshness'],
     ['datasets'],
     ['app-context'],
     ['http', 'limits'],

@@ -37,6 +37,7 @@ const MIGRATIONS = [
   '016-ledger-adjustment',
   '017-charge-one-debit',
   '020-events',
+  '021-freshness',
 ];
 
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {

@@ -20,6 +20,8 @@ const SCHEMAS = [
     'Event',
     'EventPage',
     'Problem',
+    'SourceStatus',
+    'Status',
     ...DATASETS.flatMap((d) => [d.recordSchema.title, d.provenanceSchema?.title].filter((t) => t !== undefined)),
   ]),
 ].sort();
@@ -123,7 +125,8 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
           expect(response.headers?.['RateLimit-Policy']?.required, `${path} ${status}`).toBe(true);
           for (const media of Object.values(response.content ?? {})) expect(media.example, `${path} ${status}`).toBeDefined();
         }
-        expect(op.responses['401']?.headers?.['WWW-Authenticate']?.required).toBe(true);
+        // Every operation takes a key but the status, which is public.
+        if (path !== '/api/v1/status') expect(op.responses['401']?.headers?.['WWW-Authenticate']?.required).toBe(true);
         expect(op.responses['429']?.headers?.['Retry-After']?.required).toBe(true);
       }
     }
@@ -142,6 +145,7 @@ describe.each(dialects())('OpenAPI document (%s)', (dialect) => {
         '/api/v1/companies/search',
         '/api/v1/fundamentals',
         '/api/v1/events',
+        '/api/v1/status',
         '/api/v1/trace/{id}',
         ...DATASETS.flatMap((d) => ['', '/batch', '/history', '/periods'].map((tail) => `${d.route.path}${tail}`)),
       ].sort(),

@@ -46,7 +46,8 @@ async function tables(database: TestDatabase) {
       (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by ${sql.ref(order)}`.execute(k)).rows;
     return {
       companies: await rows('companies', 'company_id'),
-      documents: await rows('documents', 'document_id'),
+      // When each was first served is the run's own (design §20.2).
+      documents: (await rows('documents', 'document_id')).map(({ served_at: _, ...d }) => d),
       revenue_points: await rows('revenue_points', 'point_id'),
       net_income_points: await rows('net_income_points', 'point_id'),
       // Every line item's figures too (design §18): the sync fills each as the ingest does.

@@ -48,7 +48,10 @@ async function tables(database: TestDatabase) {
     return {
       companies: await k.selectFrom('companies').selectAll().orderBy('company_id').execute(),
       listings: await k.selectFrom('listings').selectAll().orderBy('company_id').orderBy('ticker').orderBy('mic_code').execute(),
-      documents: await k.selectFrom('documents').selectAll().orderBy('document_id').execute(),
+      // When each was first served is the run's own (design §20.2).
+      documents: (await k.selectFrom('documents').selectAll().orderBy('document_id').execute()).map(
+        ({ served_at: _, ...d }) => d,
+      ),
       revenue_points: await k.selectFrom('revenue_points').selectAll().orderBy('point_id').execute(),
     };
   } finally {

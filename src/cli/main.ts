@@ -159,7 +159,7 @@ for (const source of SOURCES) {
     const job = await prepare(opts);
     // Loaded on use, like the syncs it runs.
     const { runSync } = await import('./run-sync.js');
-    await withSyncDatabase(({ db }) => runSync(db.kysely, config, job, FIGURE_SPECS));
+    await withSyncDatabase(({ db }) => runSync(db.kysely, config, source.name, job, FIGURE_SPECS));
   });
 }
 

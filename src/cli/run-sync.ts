@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { recordPoll } from '../freshness/source-polls.js';
 import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { SyncJob, SyncSummary } from '../ingest/sources/source.js';
 import { DEFAULT_RETRY_POLICY } from '../ingest/sync/retry-policy.js';
@@ -30,9 +31,16 @@ export function syncFailure(requests: FetchCounts): string | null {
 /**
  * `bin/corpdata sync NAME` (design §15): the source's sync `job` run with the settings of `config`,
  * inside the frame every source shares (lock, fetcher, download folder) at the source's pace and as
- * whom it asks.
+ * whom it asks. Its end is the source's last poll (design §20.2): a success, or the failure that
+ * ended it; a dry run, which writes nothing, records neither.
  */
-export function runSync(db: Kysely<Database>, config: Config, job: SyncJob, specs: readonly FigureSpec[]): Promise<SyncSummary> {
+export function runSync(
+  db: Kysely<Database>,
+  config: Config,
+  source: string,
+  job: SyncJob,
+  specs: readonly FigureSpec[],
+): Promise<SyncSummary> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   return withSyncRun(
     db,
@@ -47,8 +55,8 @@ export function runSync(db: Kysely<Database>, config: Config, job: SyncJob, spec
       dryRun: job.dryRun,
       log,
     },
-    ({ fetcher, workDir, lock }) =>
-      job.run(db, {
+    async ({ fetcher, workDir, lock }) => {
+      const poll = job.run(db, {
         dryRun: job.dryRun,
         fetcher,
         batchSize: config.sync.batchSize,
@@ -58,6 +66,17 @@ export function runSync(db: Kysely<Database>, config: Config, job: SyncJob, spec
         lock,
         now: () => new Date(),
         log,
-      }),
+      });
+      if (job.dryRun) return poll;
+      try {
+        const summary = await poll;
+        await recordPoll(db, source, new Date(), syncFailure(summary.requests));
+        return summary;
+      } catch (error) {
+        // The failure is what the operator is told; a database too broken to record it says so itself.
+        await recordPoll(db, source, new Date(), error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        throw error;
+      }
+    },
   );
 }

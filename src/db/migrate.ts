@@ -20,6 +20,7 @@ import * as chargeGenericPlans from './migrations/015-charge-generic-plans.js';
 import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
 import * as chargeOneDebit from './migrations/017-charge-one-debit.js';
 import * as events from './migrations/020-events.js';
+import * as freshness from './migrations/021-freshness.js';
 import { type Database, LINE_ITEM_TABLES } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -46,6 +47,7 @@ function provider(db: Db): MigrationProvider {
       '016-ledger-adjustment': bind(ledgerAdjustment),
       '017-charge-one-debit': bind(chargeOneDebit),
       '020-events': bind(events),
+      '021-freshness': bind(freshness),
     }),
   };
 }

@@ -21,6 +21,7 @@ export interface Database extends FigureTables {
   esef_filings: EsefFilingTable;
   sync_files: SyncFileTable;
   sync_locks: SyncLockTable;
+  source_polls: SourcePollTable;
   events: EventTable;
   event_marks: EventMarkTable;
   webhook_endpoints: WebhookEndpointTable;
@@ -157,6 +158,11 @@ export interface DocumentTable {
    */
   source: string | null;
   source_key: string | null;
+  /**
+   * When its figures began to be served (design §20.2): the write that made it processed; null while
+   * it is not, empty for a document served before this was recorded.
+   */
+  served_at: string | null;
 }
 
 /**
@@ -341,6 +347,14 @@ export interface SyncFileTable {
   bytes: number;
   /** When it was fetched (ISO 8601, UTC). */
   fetched_at: string;
+}
+
+/** A source's last polls (design §20.2): each `sync` of it ends as one or the other. */
+export interface SourcePollTable {
+  source: string;
+  last_success_at: string | null;
+  last_error_at: string | null;
+  last_error: string | null;
 }
 
 /** The lease one running sync holds on a database; renewed while it runs. */

@@ -35,6 +35,8 @@ function namedSchemas(datasets: readonly Dataset[]): ReadonlySet<string> {
     'AvailablePeriods',
     'Event',
     'EventPage',
+    'Status',
+    'SourceStatus',
     ...datasets
       .flatMap((d) => [d.recordSchema.title, d.provenanceSchema?.title])
       .flatMap((t) => (t === undefined ? [] : [String(t)])),
@@ -97,6 +99,7 @@ const TEXT_EXAMPLES: Record<string, string> = {
   '404': 'No company matches the given ticker.',
   'getProvenance 404': 'No data point has this id.',
   'getAccount 400': "Unknown parameter 'verbose'.",
+  'getStatus 400': "Unknown parameter 'source'.",
   'listEvents 400': "Invalid parameter 'limit': an integer from 1 to 1000.",
   'listCompanies 400': "Unknown parameter 'page'.",
   'searchCompanies 400': "Invalid parameter 'query': text of 1 to 100 characters.",

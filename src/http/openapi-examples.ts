@@ -123,6 +123,30 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
       ],
       next_after: 48692,
     },
+    // The demo just installed: its documents served when it was seeded, no source polled yet.
+    getStatus: {
+      generated_at: '2026-11-28T07:26:59.684Z',
+      sources: [
+        {
+          source: 'bundle',
+          last_success_at: null,
+          last_error: null,
+          served_24h: { documents: 217, median_lag_seconds: 84_093_986, worst_lag_seconds: 178_701_986 },
+        },
+        {
+          source: 'esef',
+          last_success_at: null,
+          last_error: null,
+          served_24h: { documents: 7, median_lag_seconds: 49_188_386, worst_lag_seconds: 136_452_386 },
+        },
+        {
+          source: 'sec',
+          last_success_at: null,
+          last_error: null,
+          served_24h: { documents: 4801, median_lag_seconds: 264_151_586, worst_lag_seconds: 545_037_986 },
+        },
+      ],
+    },
     getAccount: {
       account_id: '5c3e2f7a-1b9d-4c8e-a6f0-2d4b8e1c7a93',
       balance: 975,

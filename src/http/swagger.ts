@@ -32,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, data
         { name: 'companies', description: 'Company identification' },
         { name: 'account', description: 'The calling key’s account' },
         { name: 'events', description: 'Changes to watch: figures published or restated, filings ingested' },
+        { name: 'status', description: 'How fresh the data is, per source' },
       ],
     },
   });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { TEST_TOKEN } from '../auth/test-token.js';
+import type { StatusLoader } from '../freshness/source-status.js';
 import { finishDocument } from '../http/openapi-document.js';
 import { scriptNonce, sendPage } from '../http/respond.js';
 import { page } from '../web/html.js';
@@ -9,7 +10,7 @@ import { homePage } from './home-page.js';
 import { NONCE_SLOT, type OpenApiDocument, renderReference } from './reference.js';
 
 /** `/` and `/docs`: public pages, no credentials. */
-export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
+export function pagesRoutes(ctx: AppContext, status: StatusLoader): FastifyPluginAsync {
   return async (app) => {
     // Coverage is counted once per data version: an import anywhere drops it.
     let coverage: Promise<Coverage> | undefined;
@@ -21,7 +22,8 @@ export function pagesRoutes(ctx: AppContext): FastifyPluginAsync {
         coverage = undefined;
         throw error;
       });
-      return sendPage(reply, 200, homePage(ctx.datasets, await coverage, ctx.config.publicUrl, TEST_TOKEN));
+      const [covered, fresh] = await Promise.all([coverage, status()]);
+      return sendPage(reply, 200, homePage(ctx.datasets, covered, fresh.sources, ctx.config.publicUrl, TEST_TOKEN));
     });
     // The page is drawn from the document as served (examples, named schemas), built once per
     // public URL: without CORPDATA_PUBLIC_URL that is known only once the app listens. It is kept

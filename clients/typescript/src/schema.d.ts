@@ -1264,6 +1264,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How fresh the data is: each source’s last polls, and how late its documents were served
+         * @description Free, no key. Per source: the last successful poll, the last error, and the documents served in the last 24 hours with their median and worst lag from publication to served. Refreshed every few seconds.
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3067,6 +3087,33 @@ export interface components {
             events: components["schemas"]["Event"][];
             /** @description The `after` of the next page; null when this page is not full. */
             next_after: number | null;
+        };
+        /** SourceStatus */
+        SourceStatus: {
+            /** @description Where documents come from: `sec`, `esef`, or `bundle` (imported by the operator). */
+            source: string;
+            /** @description The end of the last poll (sync) that succeeded. */
+            last_success_at: string | null;
+            /** @description The last poll that failed, and why. */
+            last_error: {
+                /** Format: date-time */
+                at: string;
+                message: string;
+            } | null;
+            served_24h: {
+                /** @description Documents whose figures began to be served in the last 24 hours. */
+                documents: number;
+                /** @description Median seconds from publication (the document’s date, 00:00 UTC) to served. */
+                median_lag_seconds: number | null;
+                /** @description The longest of those lags. */
+                worst_lag_seconds: number | null;
+            };
+        };
+        /** Status */
+        Status: {
+            /** Format: date-time */
+            generated_at: string;
+            sources: components["schemas"]["SourceStatus"][];
         };
     };
     responses: never;
@@ -29750,6 +29797,209 @@ export interface operations {
                      *       "status": 401,
                      *       "detail": "Missing credentials: send the header \"Authorization: Bearer <API key>\".",
                      *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the rate limit of the account, which all its keys share (or, without a valid key, of the client address); nothing was charged. */
+            429: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description Seconds to wait before the next request can pass.
+                     * @example 1
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Too many requests: at most 100 per second; retry in 1 s. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-429",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "Too many requests: at most 100 per second; retry in 1 s.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal server error; the body carries the request id. */
+            500: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11) */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-500",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "detail": "Internal Server Error (request 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11)",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each source, in name order. */
+            200: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "generated_at": "2026-11-28T07:26:59.684Z",
+                     *       "sources": [
+                     *         {
+                     *           "source": "bundle",
+                     *           "last_success_at": null,
+                     *           "last_error": null,
+                     *           "served_24h": {
+                     *             "documents": 217,
+                     *             "median_lag_seconds": 84093986,
+                     *             "worst_lag_seconds": 178701986
+                     *           }
+                     *         },
+                     *         {
+                     *           "source": "esef",
+                     *           "last_success_at": null,
+                     *           "last_error": null,
+                     *           "served_24h": {
+                     *             "documents": 7,
+                     *             "median_lag_seconds": 49188386,
+                     *             "worst_lag_seconds": 136452386
+                     *           }
+                     *         },
+                     *         {
+                     *           "source": "sec",
+                     *           "last_success_at": null,
+                     *           "last_error": null,
+                     *           "served_24h": {
+                     *             "documents": 4801,
+                     *             "median_lag_seconds": 264151586,
+                     *             "worst_lag_seconds": 545037986
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Bad request: the body names the parameter and its rule. */
+            400: {
+                headers: {
+                    /**
+                     * @description Unique id of this request, also in the server log (and in the body of a 500).
+                     * @example 3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Sent as true on every answer to the test token: the body is mock data. Absent for a live key.
+                     * @example true
+                     */
+                    "X-Test-Mode"?: "true";
+                    /**
+                     * @description The rate limit of the caller (IETF draft-ietf-httpapi-ratelimit-headers): quota q per window w seconds.
+                     * @example "default";q=100;w=1
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Requests r left to the caller now, and t seconds until its quota is full again.
+                     * @example "default";r=99;t=1
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example Unknown parameter 'source'. */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "type": "/docs#error-400",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "detail": "Unknown parameter 'source'.",
+                     *       "instance": "urn:uuid:3b8f0a52-6f0e-4f57-9d7e-2f1c4d0b9a11",
+                     *       "param": "source"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -9,7 +9,7 @@ import { type Rates, rateKey } from './rates.js';
 import { renormalize } from './renormalize.js';
 import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter } from './stage.js';
 import { checkStage } from './stage-checks.js';
-import { writeFigureEvents, writeFilingEvents } from './write-events.js';
+import { markServed, writeFigureEvents, writeFilingEvents } from './write-events.js';
 
 /** What a write is busy with: reading (and staging) its input, checking the whole, writing it. */
 export type ImportPhase = 'reading' | 'checking' | 'applying';
@@ -107,6 +107,7 @@ export async function stagedWrite<T>(
           const at = new Date().toISOString();
           await writeFilingEvents(trx, at);
           await applyStage(trx.withTables<StageTables>());
+          await markServed(trx, at);
           for (const extra of extras) await extra.apply(trx);
           await writeFigureEvents(trx, at);
           return renormalize(

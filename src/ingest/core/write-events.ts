@@ -15,6 +15,16 @@ export async function writeFilingEvents(trx: Kysely<Database>, at: string): Prom
 }
 
 /**
+ * Marks the staged documents this write made processed as served now (design §20.2): the end of
+ * their lag. A document served before keeps its time. Run in the write's transaction after the
+ * stage is applied.
+ */
+export async function markServed(trx: Kysely<Database>, at: string): Promise<void> {
+  await sql`update documents set served_at = ${at}
+    where served_at is null and status = 'processed' and document_id in (select document_id from stage_documents)`.execute(trx);
+}
+
+/**
  * The figure events of a write (design §20.3), found by comparing every table of points with what
  * the events have told of it so far (`event_marks`). Only served points count (their document is
  * processed): a pending report's figures are told when it is processed. A point that is new or whose value changed is

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index.js';
 import { TEST_TOKEN } from '../src/auth/test-token.js';
 import { connect } from '../src/db/connect.js';
 import { signingSecret } from '../src/db/migrate.js';
@@ -37,6 +40,30 @@ async function receiver(plan: number[] = []): Promise<{ url: string; got: Receiv
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, server };
+}
+
+const PYTHON_CLIENT = fileURLToPath(new URL('../clients/python', import.meta.url));
+
+/** What the Python client's `verify_webhook` says of each case: the event's type, or the refusal's class and reason. */
+function pythonVerdicts(cases: Array<{ secret: string; headers: Record<string, string>; body: string; now?: number }>) {
+  const script = `
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from corpdata import verify_webhook, WebhookVerificationError
+out = []
+for c in json.load(sys.stdin):
+    try:
+        out.append(verify_webhook(c["secret"], c["headers"], c["body"].encode(), now=c.get("now"))["type"])
+    except WebhookVerificationError as error:
+        out.append("refused: " + str(error))
+print(json.dumps(out))
+`;
+  return new Promise<string[]>((resolve, reject) => {
+    const child = execFile('python3', ['-I', '-B', '-c', script, PYTHON_CLIENT], { timeout: 30_000 }, (error, stdout, stderr) =>
+      error === null ? resolve(JSON.parse(stdout) as string[]) : reject(new Error(stderr || error.message)),
+    );
+    child.stdin?.end(JSON.stringify(cases));
+  });
 }
 
 /** Verifies a Standard Webhooks signature as a receiver would. */
@@ -153,6 +180,65 @@ describe.each(dialects())('webhooks (%s)', (dialect) => {
     const deliveries = log.json<{ deliveries: Array<{ status: string; attempts: Array<{ response_status: number }> }> }>()
       .deliveries;
     expect(deliveries.map((d) => [d.status, d.attempts.map((a) => a.response_status)])).toEqual([['delivered', [200]]]);
+  }, 90_000);
+
+  it("a receiver verifies a real delivery with either client's helper; another body, secret or time is refused", async () => {
+    const { key } = await t.account();
+    const r = await receiver();
+    servers.push(r.server);
+    const endpoint = (await call(t, 'POST', '/api/v1/webhooks', key, { url: r.url, event_types: ['figure.restated'] })).json<{
+      secret: string;
+    }>();
+    await newEvent();
+    await drain();
+    const [hit] = r.got;
+    if (hit === undefined) throw new Error('nothing received');
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(hit.headers[h])]),
+    );
+    const sent = Number(headers['webhook-timestamp']);
+    const other = 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+    const tampered = hit.body.replace('figure.restated', 'figure.published');
+    const message = await verifyWebhook(endpoint.secret, headers, hit.body);
+    expect(message).toMatchObject({ type: 'figure.restated', data: { company_id: '00000000-0000-4000-8000-000000000001' } });
+    // A Headers object, as a fetch-style server hands it, and a second signature beside it (a rotation).
+    const rotated = new Headers({ ...headers, 'webhook-signature': `v1,${'A'.repeat(44)} ${headers['webhook-signature']}` });
+    expect((await verifyWebhook(endpoint.secret, rotated, hit.body)).type).toBe('figure.restated');
+    for (const [secret, body, now] of [
+      [endpoint.secret, tampered, undefined],
+      [other, hit.body, undefined],
+      [endpoint.secret, hit.body, new Date((sent + 301) * 1000)],
+    ] as const) {
+      await expect(verifyWebhook(secret, headers, body, now === undefined ? {} : { now })).rejects.toBeInstanceOf(
+        WebhookVerificationError,
+      );
+    }
+    await expect(verifyWebhook(endpoint.secret, {}, hit.body)).rejects.toThrow(/missing webhook-id/);
+    expect(
+      await pythonVerdicts([
+        { secret: endpoint.secret, headers, body: hit.body },
+        {
+          secret: endpoint.secret,
+          headers: {
+            'Webhook-Id': headers['webhook-id'] ?? '',
+            'Webhook-Timestamp': headers['webhook-timestamp'] ?? '',
+            'Webhook-Signature': rotated.get('webhook-signature') ?? '',
+          },
+          body: hit.body,
+        },
+        { secret: endpoint.secret, headers, body: tampered },
+        { secret: other, headers, body: hit.body },
+        { secret: endpoint.secret, headers, body: hit.body, now: sent + 301 },
+        { secret: endpoint.secret, headers: { ...headers, 'webhook-signature': 'v1,é' }, body: hit.body },
+      ]),
+    ).toEqual([
+      'figure.restated',
+      'figure.restated',
+      'refused: no webhook-signature matches the secret',
+      'refused: no webhook-signature matches the secret',
+      'refused: webhook-timestamp is malformed or too far from now',
+      'refused: no webhook-signature matches the secret',
+    ]);
   }, 90_000);
 
   it('retries a failed delivery and logs both tries; out of tries marks the endpoint failing, and redelivery sends it again', async () => {

@@ -19,7 +19,10 @@ jittered backoff on 429, 502, 503, 504 and failed connections, honouring Retry-A
 
 from __future__ import annotations
 
+import base64
 import email.utils
+import hashlib
+import hmac
 import http.client
 import json
 import random
@@ -29,9 +32,17 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
-__all__ = ["Answer", "Client", "CorpdataError", "RETRIED_STATUSES", "datasets_of"]
+__all__ = [
+    "Answer",
+    "Client",
+    "CorpdataError",
+    "RETRIED_STATUSES",
+    "WebhookVerificationError",
+    "datasets_of",
+    "verify_webhook",
+]
 
 
 def datasets_of(document: Dict[str, Any]) -> List[str]:
@@ -346,3 +357,41 @@ class Client:
             test_mode=response.headers.get("X-Test-Mode") == "true",
             etag=response.headers.get("ETag"),
         )
+
+
+class WebhookVerificationError(ValueError):
+    """A delivery that is not the server's, or not now's: refuse it (answer 4xx) and read nothing of it."""
+
+
+def verify_webhook(
+    secret: str,
+    headers: Mapping[str, str],
+    body: Union[bytes, str],
+    tolerance: float = 300,
+    now: Optional[float] = None,
+) -> Dict[str, Any]:
+    """Checks a delivery as the Standard Webhooks specification says and returns its event.
+
+    `webhook-signature` holds one or more `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed
+    with the bytes of the endpoint's secret (the base64 after `whsec_`); the timestamp must be
+    within `tolerance` seconds of now. `body` is the raw request body, as received.
+
+        message = verify_webhook(os.environ["CORPDATA_WEBHOOK_SECRET"], request.headers, request.get_data())
+    """
+    lowered = {k.lower(): v for k, v in headers.items()}
+    msg_id = lowered.get("webhook-id", "")
+    timestamp = lowered.get("webhook-timestamp", "")
+    signatures = lowered.get("webhook-signature", "")
+    if not msg_id or not timestamp or not signatures:
+        raise WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature")
+    current = time.time() if now is None else now
+    if not timestamp.isdigit() or abs(current - int(timestamp)) > tolerance:
+        raise WebhookVerificationError("webhook-timestamp is malformed or too far from now")
+    raw = body if isinstance(body, bytes) else body.encode("utf-8")
+    key = base64.b64decode(secret[len("whsec_"):] if secret.startswith("whsec_") else secret)
+    mac = hmac.new(key, msg_id.encode() + b"." + timestamp.encode() + b"." + raw, hashlib.sha256).digest()
+    expected = "v1," + base64.b64encode(mac).decode()
+    # Several signatures may be sent while a secret is rotated: one that matches is enough.
+    if not any(hmac.compare_digest(c.encode(), expected.encode()) for c in signatures.split(" ")):
+        raise WebhookVerificationError("no webhook-signature matches the secret")
+    return json.loads(raw.decode("utf-8"))

@@ -15,6 +15,7 @@ export {
 } from './errors.js';
 export { backoffDelayMs, RETRIED_STATUSES, retryAfterSeconds } from './retry.js';
 export type { components, paths } from './schema.js';
+export { type VerifyOptions, verifyWebhook, type WebhookMessage, WebhookVerificationError } from './webhooks.js';
 
 export type RevenueRecord = components['schemas']['RevenueRecord'];
 export type GhgEmissionRecord = components['schemas']['GhgEmissionRecord'];

@@ -241,6 +241,45 @@ describe.each(dialects())('webhooks (%s)', (dialect) => {
     ]);
   }, 90_000);
 
+  it('sends a signed sample event on demand and says what the receiver answered, outside the log and the feed', async () => {
+    const { key } = await t.account();
+    const r = await receiver([200, 500]);
+    servers.push(r.server);
+    const endpoint = (
+      await call(t, 'POST', '/api/v1/webhooks', key, { url: r.url, company_ids: ['00000000-0000-4000-8000-000000000002'] })
+    ).json<{ id: string; secret: string }>();
+    const feedBefore = (await call(t, 'GET', '/api/v1/events?after=0&limit=1000', key)).json<{ events: unknown[] }>().events;
+    const sent = await call(t, 'POST', `/api/v1/webhooks/${endpoint.id}/test`, key);
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.headers.get('x-credit-cost')).toBe('0');
+    const result = sent.json<{ webhook_id: string; delivered: boolean; response_status: number; error: string | null }>();
+    expect(result).toMatchObject({ delivered: true, response_status: 200, error: null });
+    expect(result.webhook_id).toMatch(/^evt_test_[0-9a-f-]{36}$/);
+    const [hit] = r.got;
+    if (hit === undefined) throw new Error('nothing received');
+    expect(hit.headers['webhook-id']).toBe(result.webhook_id);
+    const message = await verifyWebhook(endpoint.secret, hit.headers as Record<string, string>, hit.body);
+    expect(message).toMatchObject({
+      type: 'figure.published',
+      data: { id: 0, company_id: '00000000-0000-4000-8000-000000000002', document_id: null, point_id: null },
+    });
+    // A receiver that fails is told as such; nothing is retried, logged or added to the feed.
+    const failed = (await call(t, 'POST', `/api/v1/webhooks/${endpoint.id}/test`, key)).json<Record<string, unknown>>();
+    expect(failed).toMatchObject({ delivered: false, response_status: 500, error: 'answered 500' });
+    await drain();
+    expect(r.got).toHaveLength(2);
+    const log = (await call(t, 'GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, key)).json<{ deliveries: unknown[] }>();
+    expect(log.deliveries).toEqual([]);
+    expect((await call(t, 'GET', '/api/v1/events?after=0&limit=1000', key)).json<{ events: unknown[] }>().events).toEqual(
+      feedBefore,
+    );
+    // Only the endpoint's own account may test it; the test token manages no endpoint.
+    const stranger = await t.account();
+    expect((await call(t, 'POST', `/api/v1/webhooks/${endpoint.id}/test`, stranger.key)).status).toBe(404);
+    expect((await call(t, 'POST', `/api/v1/webhooks/${endpoint.id}/test`, TEST_TOKEN)).status).toBe(400);
+    expect((await call(t, 'POST', '/api/v1/webhooks/not-an-id/test', key)).status).toBe(404);
+  }, 90_000);
+
   it('retries a failed delivery and logs both tries; out of tries marks the endpoint failing, and redelivery sends it again', async () => {
     const { key } = await t.account();
     const r = await receiver([500, 302, 200, 503, 503, 503]);

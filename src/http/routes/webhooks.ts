@@ -16,6 +16,7 @@ import {
   redeliver,
   TooManyEndpointsError,
 } from '../../webhooks/endpoints.js';
+import { sendSample } from '../../webhooks/sample-event.js';
 import type { SecretBox } from '../../webhooks/signing.js';
 import { authHook, type Caller, callerOf } from '../auth-hook.js';
 import { bodyChecker, jsonBodies, postRoute } from '../json-body.js';
@@ -88,7 +89,9 @@ const notFound = () => new ApiError('not_found', 'No webhook endpoint of this ac
  * The webhooks of an account (design §20.4, §20.5): `POST /api/v1/webhooks` registers an endpoint
  * and shows its signing secret once; `GET` lists them, `DELETE /api/v1/webhooks/{id}` removes one;
  * `GET /api/v1/webhooks/{id}/deliveries` is its delivery log, and
- * `POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver` sends one again. Free.
+ * `POST /api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver` sends one again;
+ * `POST /api/v1/webhooks/{id}/test` sends a signed sample event now and says what the receiver
+ * answered (design §20.6). Free.
  */
 export function webhooksRoute(ctx: AppContext, box: SecretBox): FastifyPluginAsync {
   const datasets = [...datasetTables(ctx.datasets).byName.keys()];
@@ -181,5 +184,17 @@ export function webhooksRoute(ctx: AppContext, box: SecretBox): FastifyPluginAsy
         return free(reply).code(202).send({ redelivered: deliveryId });
       },
     );
+    app.post<{ Params: { id: string } }>('/api/v1/webhooks/:id/test', postRoute(ctx, { hide: true }), async (request, reply) => {
+      const endpoint = await own(callerOf(request), request.params.id);
+      const sent = await sendSample(ctx.db.kysely, box, endpoint.id, ctx.config.webhooks, allow, ctx.clock());
+      return free(reply).send({
+        webhook_id: sent.id,
+        delivered: sent.status !== null && sent.status >= 200 && sent.status < 300,
+        response_status: sent.status,
+        latency_ms: sent.latencyMs,
+        error:
+          sent.error ?? (sent.status !== null && (sent.status < 200 || sent.status >= 300) ? `answered ${sent.status}` : null),
+      });
+    });
   };
 }

@@ -276,7 +276,8 @@ async function stageFilers(
     }
     // A filing stored undated that now comes with its date is the same document, written again:
     // dated, titled and linked as the source now knows it (its figures are already stored).
-    for (const fact of filer.facts) {
+    // (Most filers have none: their facts, all of them, are not gone through for nothing.)
+    for (const fact of undatedFilings.size === 0 ? [] : filer.facts) {
       if (fact.filed === '' || staged.has(fact.accession) || !undatedFilings.has(fact.accession)) continue;
       await stageDocument(fact, periodOfFiling.get(fact.accession) ?? reportingPeriodOf(fact.end));
     }
@@ -396,8 +397,10 @@ async function stageSpec(
   }
   // The source's own fields of each fact, to compare with a stored figure's (a report since listed
   // by the index now has its fxo_id and links).
+  // Only stored figures are compared, and a fact without fields of its own has none to tell.
   const detailOf = new Map<string, string>();
-  for (const f of facts) {
+  for (const f of stored.length === 0 ? [] : facts) {
+    if (f.trace === undefined || f.trace.length === 0) continue;
     if (rules.rank(f.concept) === undefined && rules.guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);

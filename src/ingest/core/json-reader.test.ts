@@ -150,6 +150,58 @@ describe('JsonReader', () => {
     );
   });
 
+  it('reads an array value by value as items and value do, and refuses the same, however it is cut', async () => {
+    const facts = nearMisses(
+      fc.array(
+        fc.oneof(
+          fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.string({ maxLength: 6 }), fc.integer())),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+        { maxLength: 6 },
+      ),
+      ' \n{}[]:,"\\-.0123456789/x\u0001',
+    );
+    /** What a reading gives: its values, or the refusal's message. */
+    const outcome = async (text: string, cuts: number[], read: (r: JsonReader) => Promise<unknown[]>) => {
+      const reader = new JsonReader(chunked(text, cuts), 'facts.json');
+      try {
+        const values = await read(reader);
+        await reader.end();
+        return { values };
+      } catch (error) {
+        if (!(error instanceof ImportError)) throw error;
+        return { refused: error.message };
+      }
+    };
+    const byItems = async (r: JsonReader) => {
+      const out: unknown[] = [];
+      for await (const i of r.items()) out.push([i, await r.value(64)]);
+      return out;
+    };
+    const byEach = async (r: JsonReader) => {
+      const out: unknown[] = [];
+      await r.eachValue((value, i) => out.push([i, value]), 64);
+      return out;
+    };
+    await fc.assert(
+      fc.asyncProperty(facts, fc.array(fc.nat(), { maxLength: 6 }), async (text, cuts) => {
+        expect(await outcome(text, cuts, byEach), text).toStrictEqual(await outcome(text, cuts, byItems));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(await outcome('[ {"a":1} , "b" ,2,[3]]', [], byEach)).toStrictEqual({
+      values: [
+        [0, { a: 1 }],
+        [1, 'b'],
+        [2, 2],
+        [3, [3]],
+      ],
+    });
+    expect(await outcome('[{"a":1} {"b":2}]', [3], byEach)).toStrictEqual({
+      refused: 'facts.json: is not valid JSON (a comma or ] expected at byte 9)',
+    });
+  });
+
   it('names the byte where the input goes wrong, never the input itself', async () => {
     const reader = new JsonReader(chunked('{"a": [1, 2 secret]}', [3, 9]), 'x.json');
     await expect(reader.skip()).rejects.toThrow('x.json: is not valid JSON (a comma or a closing bracket expected at byte 12)');

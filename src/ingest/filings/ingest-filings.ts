@@ -6,6 +6,7 @@ import { PER_SHARE_USD_STEP, perShareCurrency, perShareUnit } from '../../money/
 import { companionConceptsOf, conceptRank, conceptsOf, type FigureSpec, guardConceptsOf } from '../core/figure-spec.js';
 import { ImportError } from '../core/issues.js';
 import { type Rates, rateKey } from '../core/rates.js';
+import { readAhead } from '../core/read-ahead.js';
 import { type StageDb, StageWriter } from '../core/stage.js';
 import { stagedWrite } from '../core/staged-write.js';
 import {
@@ -156,7 +157,9 @@ async function stageFilers(
   const seen = new Set<string>();
   let line = 0;
 
-  for await (const filer of filers) {
+  // The next filer is read while this one waits on the database (its look-ups, its staged rows): on
+  // PostgreSQL the two overlap.
+  for await (const filer of readAhead(filers)) {
     summary.filers++;
     summary.facts += filer.facts.length;
     // A fact belongs to every spec that reads its concept (none reads another's, in practice); a
@@ -207,7 +210,7 @@ async function stageFilers(
     const storedDocuments = anyStored
       ? await conn
           .selectFrom('documents')
-          .select(['document_id', 'source_key', 'published_on'])
+          .select(['document_id', 'source_key', 'published_on', 'reporting_period'])
           .where('company_id', '=', companyId)
           .where('source', '=', source.name)
           .execute()
@@ -248,6 +251,7 @@ async function stageFilers(
       filedSpecs.map((i) => specs[i] as FigureSpec),
       source.name,
       companyId,
+      new Map(storedDocuments.map((d) => [d.document_id, d])),
     );
     for (const [i, spec] of specs.entries()) {
       const filed = filedSpecs.indexOf(i);
@@ -272,7 +276,8 @@ async function stageFilers(
     }
     // A filing stored undated that now comes with its date is the same document, written again:
     // dated, titled and linked as the source now knows it (its figures are already stored).
-    for (const fact of filer.facts) {
+    // (Most filers have none: their facts, all of them, are not gone through for nothing.)
+    for (const fact of undatedFilings.size === 0 ? [] : filer.facts) {
       if (fact.filed === '' || staged.has(fact.accession) || !undatedFilings.has(fact.accession)) continue;
       await stageDocument(fact, periodOfFiling.get(fact.accession) ?? reportingPeriodOf(fact.end));
     }
@@ -392,8 +397,10 @@ async function stageSpec(
   }
   // The source's own fields of each fact, to compare with a stored figure's (a report since listed
   // by the index now has its fxo_id and links).
+  // Only stored figures are compared, and a fact without fields of its own has none to tell.
   const detailOf = new Map<string, string>();
-  for (const f of facts) {
+  for (const f of stored.length === 0 ? [] : facts) {
+    if (f.trace === undefined || f.trace.length === 0) continue;
     if (rules.rank(f.concept) === undefined && rules.guard?.(f.concept) !== true) continue;
     const text = traceFieldsText(f.trace);
     if (text !== null) detailOf.set(`${f.accession}|${f.end}|${f.concept}`, text);

@@ -108,10 +108,10 @@ async function readFacts(
             await reader.skip();
             refuse(`${concept} ${unit} is not a list of facts`);
           }
-          for await (const i of reader.items()) {
-            const fact = factOf(await reader.value(), `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse);
+          await reader.eachValue((item, i) => {
+            const fact = factOf(item, `${concept} ${unit} fact ${i + 1}`, concept, unit, refuse);
             if (fact !== undefined) facts.push(fact);
-          }
+          });
         }
       }
       if (!units) refuse(`${concept} has no units`);

@@ -3111,8 +3111,12 @@ export interface components {
         };
         /** Status */
         Status: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When this status was read (it is read again every few seconds).
+             */
             generated_at: string;
+            /** @description Each source, in name order. */
             sources: components["schemas"]["SourceStatus"][];
         };
     };

@@ -50,7 +50,13 @@ export function statusRoute(status: StatusLoader): FastifyPluginAsync {
         content: {
           'application/json': {
             schema: Type.Object(
-              { generated_at: Instant, sources: Type.Array(SourceStatusSchema) },
+              {
+                generated_at: Type.String({
+                  format: 'date-time',
+                  description: 'When this status was read (it is read again every few seconds).',
+                }),
+                sources: Type.Array(SourceStatusSchema, { description: 'Each source, in name order.' }),
+              },
               { additionalProperties: false, title: 'Status' },
             ),
           },

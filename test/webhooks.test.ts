@@ -243,7 +243,7 @@ describe.each(dialects())('webhooks (%s)', (dialect) => {
 
   it('sends a signed sample event on demand and says what the receiver answered, outside the log and the feed', async () => {
     const { key } = await t.account();
-    const r = await receiver([200, 500]);
+    const r = await receiver([200, 500, 302]);
     servers.push(r.server);
     const endpoint = (
       await call(t, 'POST', '/api/v1/webhooks', key, { url: r.url, company_ids: ['00000000-0000-4000-8000-000000000002'] })
@@ -266,8 +266,11 @@ describe.each(dialects())('webhooks (%s)', (dialect) => {
     // A receiver that fails is told as such; nothing is retried, logged or added to the feed.
     const failed = (await call(t, 'POST', `/api/v1/webhooks/${endpoint.id}/test`, key)).json<Record<string, unknown>>();
     expect(failed).toMatchObject({ delivered: false, response_status: 500, error: 'answered 500' });
+    // A redirect (to another address) is not followed: the sample fails with the 302.
+    const redirected = (await call(t, 'POST', `/api/v1/webhooks/${endpoint.id}/test`, key)).json<Record<string, unknown>>();
+    expect(redirected).toMatchObject({ delivered: false, response_status: 302 });
     await drain();
-    expect(r.got).toHaveLength(2);
+    expect(r.got).toHaveLength(3);
     const log = (await call(t, 'GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, key)).json<{ deliveries: unknown[] }>();
     expect(log.deliveries).toEqual([]);
     expect((await call(t, 'GET', '/api/v1/events?after=0&limit=1000', key)).json<{ events: unknown[] }>().events).toEqual(

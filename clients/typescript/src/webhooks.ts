@@ -5,20 +5,13 @@
  * in Node 20+, Deno, Bun and edge runtimes alike.
  */
 
-/** What a verified delivery holds: an event (design §20.3), never a value. */
+import type { components } from './schema.js';
+
+/** What a verified delivery holds: an event (design §20.3, the document's `Event`), never a value. */
 export interface WebhookMessage {
   type: string;
   timestamp: string;
-  data: {
-    id: number;
-    type: string;
-    occurred_at: string;
-    company_id: string | null;
-    dataset: string | null;
-    reporting_period: number | null;
-    document_id: string | null;
-    point_id: string | null;
-  };
+  data: components['schemas']['Event'];
 }
 
 /** A delivery that is not the server's, or not now's: refuse it (answer 4xx) and read nothing of it. */

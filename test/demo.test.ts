@@ -38,6 +38,7 @@ const MIGRATIONS = [
   '017-charge-one-debit',
   '020-events',
   '021-freshness',
+  '022-company-identifiers',
 ];
 
 describe.each(dialects())('the demo dataset (%s)', (dialect) => {

@@ -29,7 +29,17 @@ interface Page {
 const DOCUMENT_HEADER = 'document_id,company_id,title,source_url,published_on,reporting_period,status';
 const REVENUE_HEADER = 'company_id,document_id,reporting_period,value,currency';
 const ALPHA_2024 = doc(90);
-const EVENT_FIELDS = ['company_id', 'dataset', 'document_id', 'id', 'occurred_at', 'point_id', 'reporting_period', 'type'];
+const EVENT_FIELDS = [
+  'company_id',
+  'dataset',
+  'document_id',
+  'id',
+  'merged_company_id',
+  'occurred_at',
+  'point_id',
+  'reporting_period',
+  'type',
+];
 
 /**
  * The events feed (design §20.3): events written in the transaction of each import, read with a

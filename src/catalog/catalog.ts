@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { CompanyIdentifierKind, Database } from '../db/schema.js';
 import { compareByExchange } from './exchange-order.js';
 import { prominence } from './search/prominence.js';
 import { type SearchEntry, SearchIndex } from './search/search-index.js';
@@ -35,6 +35,13 @@ export interface Company {
   readonly listings: readonly Listing[];
   /** Whether a processed document holds data of it; search ranks such a company before a namesake without. */
   readonly hasData?: boolean;
+  /** Identifiers that came with companies merged into it (design §19.4): former ids, other CIKs and LEIs. */
+  readonly identifiers?: readonly CompanyIdentifier[];
+}
+
+export interface CompanyIdentifier {
+  readonly kind: CompanyIdentifierKind;
+  readonly value: string;
 }
 
 /**
@@ -49,6 +56,8 @@ export class Catalog {
   readonly #byLei = new Map<string, Company>();
   /** By CIK as the SEC writes it in files (ten digits) and on its pages (no leading zeros). */
   readonly #byCik = new Map<string, Company>();
+  /** A company_id merged into another: the id it lives on under. */
+  readonly #formerIds = new Map<string, string>();
   readonly #records = new Map<string, CompanyRecord>();
   readonly #searchAnswers = new Map<string, string>();
   readonly search: SearchIndex;
@@ -62,9 +71,14 @@ export class Catalog {
     for (const c of companies) {
       this.#byId.set(c.companyId, c);
       if (c.lei !== null) this.#byLei.set(c.lei, c);
-      if (c.cik !== null) {
-        this.#byCik.set(c.cik, c);
-        this.#byCik.set(c.cik.replace(/^0+(?=.)/, ''), c);
+      const otherCiks = (c.identifiers ?? []).filter((i) => i.kind === 'cik').map((i) => i.value);
+      for (const cik of c.cik === null ? otherCiks : [c.cik, ...otherCiks]) {
+        this.#byCik.set(cik, c);
+        this.#byCik.set(cik.replace(/^0+(?=.)/, ''), c);
+      }
+      for (const { kind, value } of c.identifiers ?? []) {
+        if (kind === 'company_id') this.#formerIds.set(value, c.companyId);
+        else if (kind === 'lei') this.#byLei.set(value, c);
       }
       for (const l of c.listings) {
         const key = tickerKey(l.ticker);
@@ -128,8 +142,9 @@ export class Catalog {
     return this.#byId.size;
   }
 
+  /** The company of this id, or of the company merged into it under this id (design §19.4). */
   byId(companyId: string): Company | undefined {
-    return this.#byId.get(companyId);
+    return this.#byId.get(companyId) ?? this.#byId.get(this.#formerIds.get(companyId) ?? '');
   }
 
   byIsin(isin: string): Company | undefined {
@@ -183,7 +198,7 @@ function searchEntries(companies: readonly Company[]): SearchEntry[] {
 
 /** Reads every company and listing into a new {@link Catalog}. */
 export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
-  const [companies, listings, documented] = await Promise.all([
+  const [companies, listings, documented, identifiers] = await Promise.all([
     db.selectFrom('companies').select(['company_id', 'name', 'country', 'lei', 'cik']).orderBy('company_id').execute(),
     db
       .selectFrom('listings')
@@ -193,7 +208,10 @@ export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
       .orderBy('added_seq')
       .execute(),
     db.selectFrom('documents').select('company_id').distinct().where('status', '=', 'processed').execute(),
+    db.selectFrom('company_identifiers').select(['company_id', 'kind', 'value']).orderBy('kind').orderBy('value').execute(),
   ]);
+  const identifiersOf = new Map<string, CompanyIdentifier[]>();
+  for (const i of identifiers) identifiersOf.set(i.company_id, [...(identifiersOf.get(i.company_id) ?? []), i]);
   const withData = new Set(documented.map((d) => d.company_id));
   const byCompany = new Map<string, Listing[]>();
   for (const l of listings) {
@@ -217,6 +235,7 @@ export async function loadCatalog(db: Kysely<Database>): Promise<Catalog> {
       cik: c.cik,
       listings: byCompany.get(c.company_id) ?? [],
       hasData: withData.has(c.company_id),
+      identifiers: identifiersOf.get(c.company_id) ?? [],
     })),
   );
 }

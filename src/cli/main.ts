@@ -364,6 +364,27 @@ keys
     }),
   );
 
+const companies = program.command('companies').description('Look into and merge companies (design §19.4).');
+companies
+  .command('show')
+  .argument('<company_id>', 'a company_id, or one merged into another')
+  .description('Print a company with its identifiers, former ids, listings and number of documents.')
+  .action(async (id: string) => {
+    const { showCompany } = await import('../catalog/merge-companies.js');
+    await withDatabase(async ({ db }) => print(await showCompany(db.kysely, id)));
+  });
+companies
+  .command('merge')
+  .argument('<from>', 'the company_id that goes (it keeps resolving, to INTO)')
+  .argument('<into>', 'the company_id that stays')
+  .description(
+    'Move the listings, identifiers, documents, figures and purchases of FROM into INTO in one transaction; FROM keeps resolving to INTO.',
+  )
+  .action(async (from: string, into: string) => {
+    const { mergeCompanies } = await import('../catalog/merge-companies.js');
+    await withDatabase(async ({ db }) => print(await mergeCompanies(db.kysely, from, into, new Date())));
+  });
+
 program
   .command('test-token')
   .description('Print the fixed test token (mock data, no charge).')

@@ -21,6 +21,7 @@ import * as ledgerAdjustment from './migrations/016-ledger-adjustment.js';
 import * as chargeOneDebit from './migrations/017-charge-one-debit.js';
 import * as events from './migrations/020-events.js';
 import * as freshness from './migrations/021-freshness.js';
+import * as companyIdentifiers from './migrations/022-company-identifiers.js';
 import { type Database, LINE_ITEM_TABLES } from './schema.js';
 
 function provider(db: Db): MigrationProvider {
@@ -48,6 +49,7 @@ function provider(db: Db): MigrationProvider {
       '017-charge-one-debit': bind(chargeOneDebit),
       '020-events': bind(events),
       '021-freshness': bind(freshness),
+      '022-company-identifiers': bind(companyIdentifiers),
     }),
   };
 }

@@ -8,6 +8,7 @@ export interface Database extends FigureTables {
   versions: VersionTable;
   settings: SettingTable;
   companies: CompanyTable;
+  company_identifiers: CompanyIdentifierTable;
   listings: ListingTable;
   documents: DocumentTable;
   fx_rates: FxRateTable;
@@ -87,6 +88,8 @@ export interface EventTable {
   reporting_period: number | null;
   document_id: string | null;
   point_id: string | null;
+  /** `company.merged`: the former company_id, merged into `company_id`. */
+  merged_company_id: string | null;
 }
 
 /** What the events have told of each point so far: the next write tells only what changed. */
@@ -116,6 +119,19 @@ export interface CompanyTable {
   lei: string | null;
   /** SEC Central Index Key, ten digits with leading zeros: how filings find their company. */
   cik: string | null;
+}
+
+/** What a company's identifier is: a former company_id merged into it, or another CIK or LEI. */
+export type CompanyIdentifierKind = 'company_id' | 'cik' | 'lei';
+
+/**
+ * An identifier a company holds beyond its own row (design §19.4), which came with a company merged
+ * into it: every lookup by that identifier finds this company.
+ */
+export interface CompanyIdentifierTable {
+  kind: CompanyIdentifierKind;
+  value: string;
+  company_id: string;
 }
 
 export interface ListingTable {

@@ -9,6 +9,7 @@ import type { FigureSpec } from '../ingest/core/figure-spec.js';
 import type { DemoFiledDocument, DemoFiledFigure, DemoText } from '../ingest/demo/demo-part.js';
 import { SOURCES } from '../ingest/registry.js';
 import { allColumns, BUNDLE_FILES } from '../ingest/sources/bundle/bundle-files.js';
+import { DEMO_SUCCESSIONS } from '../ingest/sources/sec/demo-successions.js';
 import { citedDocuments } from '../quality/findings.js';
 import { STATEMENT_TABLES, type StatementLine } from '../quality/statement-checks.js';
 import { demoAudit } from './audit.js';
@@ -108,7 +109,21 @@ async function main(sourceDir: string, outDir: string): Promise<void> {
     all.map((c) => {
       const [p] = c.listings;
       const cik = c.key.startsWith('sec-cik:') ? c.key.slice('sec-cik:'.length).padStart(10, '0') : '';
-      return [c.id, c.name, c.country ?? '', leis.get(c.id) ?? '', p?.ticker ?? '', p?.mic ?? '', p?.isin ?? '', cik];
+      // A successor also files under its predecessors' CIKs (their filings are placed under it).
+      const predecessors = [...DEMO_SUCCESSIONS]
+        .filter(([, s]) => cik !== '' && s.successor === Number(cik))
+        .map(([old]) => String(old).padStart(10, '0'));
+      return [
+        c.id,
+        c.name,
+        c.country ?? '',
+        leis.get(c.id) ?? '',
+        p?.ticker ?? '',
+        p?.mic ?? '',
+        p?.isin ?? '',
+        cik,
+        predecessors.join(' '),
+      ];
     }),
   );
   const further = all

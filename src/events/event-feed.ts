@@ -12,6 +12,7 @@ export interface StoredEvent {
   reportingPeriod: number | null;
   documentId: string | null;
   pointId: string | null;
+  mergedCompanyId: string | null;
 }
 
 export interface EventFilter {
@@ -28,7 +29,10 @@ export interface EventFilter {
 export async function listEvents(db: Kysely<Database>, filter: EventFilter): Promise<StoredEvent[]> {
   let q = db.selectFrom('events').selectAll().where('event_id', '>', filter.after).orderBy('event_id').limit(filter.limit);
   if (filter.type !== undefined) q = q.where('type', '=', filter.type);
-  if (filter.companyId !== undefined) q = q.where('company_id', '=', filter.companyId);
+  const companyId = filter.companyId;
+  // A company's merge is its event under either id: the one it keeps and the one it lost.
+  if (companyId !== undefined)
+    q = q.where((e) => e.or([e('company_id', '=', companyId), e('merged_company_id', '=', companyId)]));
   if (filter.pointsTables !== undefined) {
     const tables = filter.pointsTables;
     if (tables.length === 0) return [];
@@ -44,6 +48,7 @@ export async function listEvents(db: Kysely<Database>, filter: EventFilter): Pro
     reportingPeriod: r.reporting_period === null ? null : Number(r.reporting_period),
     documentId: r.document_id,
     pointId: r.point_id,
+    mergedCompanyId: r.merged_company_id,
   }));
 }
 

@@ -10,6 +10,7 @@ export interface EventRecord {
   reporting_period: number | null;
   document_id: string | null;
   point_id: string | null;
+  merged_company_id: string | null;
 }
 
 /** A stored event as shown, its table of points named by its dataset (`byTable`: table → dataset name). */
@@ -23,6 +24,7 @@ export function eventRecord(e: StoredEvent, byTable: ReadonlyMap<string, string>
     reporting_period: e.reportingPeriod,
     document_id: e.documentId,
     point_id: e.pointId,
+    merged_company_id: e.mergedCompanyId,
   };
 }
 

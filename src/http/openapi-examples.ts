@@ -111,7 +111,7 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
     listEvents: {
       events: [
         {
-          id: 48692,
+          id: 48845,
           type: 'figure.published',
           occurred_at: '2026-01-15T06:00:00.000Z',
           company_id: APPLE_ID,
@@ -119,9 +119,10 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
           reporting_period: 2007,
           document_id: '8392d573-2d9f-5f22-86b7-db44d692a709',
           point_id: '1c2b0420-1d5d-5f53-8c32-464bde11201d',
+          merged_company_id: null,
         },
       ],
-      next_after: 48692,
+      next_after: 48845,
     },
     // The demo just installed: its documents served when it was seeded, no source polled yet.
     getStatus: {
@@ -143,7 +144,7 @@ export function responseExamples(publicUrl: string, subscriptions: readonly stri
           source: 'sec',
           last_success_at: null,
           last_error: null,
-          served_24h: { documents: 4801, median_lag_seconds: 264_151_586, worst_lag_seconds: 545_037_986 },
+          served_24h: { documents: 4817, median_lag_seconds: 264_151_586, worst_lag_seconds: 545_037_986 },
         },
       ],
     },

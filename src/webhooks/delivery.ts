@@ -187,8 +187,11 @@ export class Deliverer {
           .filter(
             (e) =>
               types.has(e.type) &&
-              (companies === null || (e.company_id !== null && companies.has(e.company_id))) &&
-              (datasets === null || (e.dataset !== null && datasets.has(e.dataset))),
+              (companies === null ||
+                (e.company_id !== null && companies.has(e.company_id)) ||
+                (e.merged_company_id !== null && companies.has(e.merged_company_id))) &&
+              // A merge moves every dataset of the company: a watch of some datasets hears of it too.
+              (datasets === null || e.type === 'company.merged' || (e.dataset !== null && datasets.has(e.dataset))),
           )
           .map((e) => ({
             endpoint_id,

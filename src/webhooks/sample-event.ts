@@ -41,6 +41,7 @@ export async function sendSample(
     reporting_period: now.getUTCFullYear() - 1,
     document_id: null,
     point_id: null,
+    merged_company_id: null,
   };
   const payload = JSON.stringify({ type: data.type, timestamp: at, data });
   const id = `evt_test_${randomUUID()}`;

@@ -3067,7 +3067,7 @@ export interface components {
             /** @description Increasing: the order events were written in; the cursor of `after`. */
             id: number;
             /** @enum {string} */
-            type: "figure.published" | "figure.restated" | "filing.ingested";
+            type: "figure.published" | "figure.restated" | "filing.ingested" | "company.merged";
             /**
              * Format: date-time
              * @description When the change was written.
@@ -3081,6 +3081,8 @@ export interface components {
             document_id: string | null;
             /** @description The figure’s trace id (`/trace/{id}`, whose values show once bought); null for a filing. */
             point_id: string | null;
+            /** @description A `company.merged` event’s former company_id, merged into `company_id` and resolving to it from now on; null for other events. */
+            merged_company_id: string | null;
         };
         /** EventPage */
         EventPage: {
@@ -29649,10 +29651,10 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description one of figure.published, figure.restated, filing.ingested.
+                 * @description one of figure.published, figure.restated, filing.ingested, company.merged.
                  * @example figure.published
                  */
-                type?: "figure.published" | "figure.restated" | "filing.ingested";
+                type?: "figure.published" | "figure.restated" | "filing.ingested" | "company.merged";
                 /**
                  * @description a company_id (UUID).
                  * @example 881c005d-55e9-5f65-b1af-0632fd1b08ab
@@ -29704,17 +29706,18 @@ export interface operations {
                      * @example {
                      *       "events": [
                      *         {
-                     *           "id": 48692,
+                     *           "id": 48845,
                      *           "type": "figure.published",
                      *           "occurred_at": "2026-01-15T06:00:00.000Z",
                      *           "company_id": "881c005d-55e9-5f65-b1af-0632fd1b08ab",
                      *           "dataset": "revenues",
                      *           "reporting_period": 2007,
                      *           "document_id": "8392d573-2d9f-5f22-86b7-db44d692a709",
-                     *           "point_id": "1c2b0420-1d5d-5f53-8c32-464bde11201d"
+                     *           "point_id": "1c2b0420-1d5d-5f53-8c32-464bde11201d",
+                     *           "merged_company_id": null
                      *         }
                      *       ],
-                     *       "next_after": 48692
+                     *       "next_after": 48845
                      *     }
                      */
                     "application/json": components["schemas"]["EventPage"];
@@ -29957,7 +29960,7 @@ export interface operations {
                      *           "last_success_at": null,
                      *           "last_error": null,
                      *           "served_24h": {
-                     *             "documents": 4801,
+                     *             "documents": 4817,
                      *             "median_lag_seconds": 264151586,
                      *             "worst_lag_seconds": 545037986
                      *           }

@@ -26,6 +26,10 @@ export const EventSchema = Type.Object(
     point_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The figure’s trace id (`/trace/{id}`, whose values show once bought); null for a filing.',
     }),
+    merged_company_id: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'A `company.merged` event’s former company_id, merged into `company_id` and resolving to it from now on; null for other events.',
+    }),
   },
   { additionalProperties: false, title: 'Event' },
 );

@@ -18,6 +18,10 @@ export async function applyStage(db: StageDb): Promise<void> {
         select company_id, name, country, lei, cik from stage_companies where true
         on conflict (company_id) do update set name = excluded.name, country = excluded.country, lei = excluded.lei,
           cik = coalesce(excluded.cik, companies.cik)`,
+    // The CIKs a company also files under (design §19.4); a company restaged without any keeps its own.
+    sql`insert into company_identifiers (kind, value, company_id)
+        select 'cik', cik, company_id from stage_company_ciks where true
+        on conflict (kind, value) do update set company_id = excluded.company_id`,
     // A company a filings ingest adds from a filer's identity has no listing (design §19.1): none to place.
     sql`update listings set is_primary = 0 where company_id in (select company_id from stage_companies where ticker is not null)`,
     sql`insert into listings (company_id, ticker, mic_code, isin, is_primary, added_seq)

@@ -29,7 +29,13 @@ function edgarFolderFindings(column: 'source_url' | 'main_document_url'): RawBui
   const url = sql.ref(`s.${column}`);
   const edgar = sql`${url} like ${`%${EDGAR_DATA}%`}`;
   const accessionFolder = sql`${url} like '%/' || ${FOLDER_ACCESSION} || '/%'`;
-  const ownFolder = sql`${url} like ${`%${EDGAR_DATA}`} || ${FOLDER_CIK} || '/' || ${FOLDER_ACCESSION} || '/%'`;
+  const folderOf = (cik: RawBuilder<unknown>) =>
+    sql`${url} like ${`%${EDGAR_DATA}`} || ${cik} || '/' || ${FOLDER_ACCESSION} || '/%'`;
+  // The company's own CIK, or one it also files under (design §19.4: a predecessor's).
+  const ownFolder = sql`(${folderOf(FOLDER_CIK)} or exists (select 1 from (
+      select o.cik as cik from stage_company_ciks o where o.company_id = s.company_id
+      union all select i.value as cik from company_identifiers i where i.kind = 'cik' and i.company_id = s.company_id) k
+    where ${folderOf(sql`cast(cast(k.cik as bigint) as text)`)}))`;
   return sql<Finding>`
     select s.line, case
       when not (${accessionFolder}) then ${`${column} `} || ${url} || ' is not the folder of accession ' || s.accession

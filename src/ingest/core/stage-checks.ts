@@ -133,6 +133,19 @@ const CHECKS: Array<(db: StageDb) => Promise<ImportIssue[]>> = [
         or exists (select 1 from companies c where c.cik = s.cik and c.company_id <> s.company_id
           and not exists (select 1 from stage_companies u where u.company_id = c.company_id and u.cik is not null and u.cik <> c.cik)))`,
     ),
+  // A further CIK (design §19.4) is this company's alone, as its own CIK is.
+  (db) =>
+    find(
+      db,
+      'companies.csv',
+      (d) => `other_ciks: cik ${d} belongs to another company`,
+      sql<Finding>`
+      select o.line, o.cik as detail from stage_company_ciks o where
+        exists (select 1 from stage_companies t where t.cik = o.cik and t.company_id <> o.company_id)
+        or exists (select 1 from stage_company_ciks t where t.cik = o.cik and t.line < o.line)
+        or exists (select 1 from companies c where c.cik = o.cik and c.company_id <> o.company_id)
+        or exists (select 1 from company_identifiers i where i.kind = 'cik' and i.value = o.cik and i.company_id <> o.company_id)`,
+    ),
   UNKNOWN_COMPANY('listings.csv', 'stage_listings'),
   (db) =>
     find(

@@ -16,8 +16,12 @@ export type StageTables = {
     mic_code: string;
     isin: string | null;
     cik: string | null;
+    /** CIKs the company also files under (design §19.4), space-separated, ten digits each; null for none. */
+    other_ciks: string | null;
     line: number;
   };
+  /** `stage_companies.other_ciks`, one row each ({@link stageOtherCiks}). */
+  stage_company_ciks: { company_id: string; cik: string; line: number };
   stage_listings: { company_id: string; ticker: string; mic_code: string; isin: string | null; line: number };
   stage_documents: {
     document_id: string;
@@ -46,7 +50,8 @@ export type StageDb = Kysely<Database & StageTables>;
 /** Column order of each stage table: staged rows are arrays in this order, `line` last. */
 export const STAGE_COLUMNS = {
   stage_fx: ['currency', 'year', 'usd_per_unit', 'source', 'line'],
-  stage_companies: ['company_id', 'name', 'country', 'lei', 'ticker', 'mic_code', 'isin', 'cik', 'line'],
+  stage_companies: ['company_id', 'name', 'country', 'lei', 'ticker', 'mic_code', 'isin', 'cik', 'other_ciks', 'line'],
+  stage_company_ciks: ['company_id', 'cik', 'line'],
   stage_listings: ['company_id', 'ticker', 'mic_code', 'isin', 'line'],
   stage_documents: [
     'document_id',
@@ -72,7 +77,8 @@ const TABLES = Object.keys(STAGE_COLUMNS) as StageTable[];
 export async function createStage(db: Kysely<Database>): Promise<StageDb> {
   const statements = [
     sql`create temporary table stage_fx (currency text, year integer, usd_per_unit text, source text, line integer)`,
-    sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, line integer)`,
+    sql`create temporary table stage_companies (company_id text, name text, country text, lei text, ticker text, mic_code text, isin text, cik text, other_ciks text, line integer)`,
+    sql`create temporary table stage_company_ciks (company_id text, cik text, line integer)`,
     sql`create temporary table stage_listings (company_id text, ticker text, mic_code text, isin text, line integer)`,
     sql`create temporary table stage_documents (document_id text, company_id text, title text, source_url text, published_on text, reporting_period integer, status text, form text, accession text, kind text, main_document_url text, source text, source_key text, line integer)`,
     sql`create temporary table stage_rates (currency text, year integer, usd_per_unit text, source text, line integer)`,
@@ -95,6 +101,8 @@ export async function indexStage(db: StageDb): Promise<void> {
     sql`create index stage_companies_isin on stage_companies (isin, line)`,
     sql`create index stage_companies_lei on stage_companies (lei, line)`,
     sql`create index stage_companies_cik on stage_companies (cik, line)`,
+    sql`create index stage_company_ciks_cik on stage_company_ciks (cik, line)`,
+    sql`create index stage_company_ciks_company on stage_company_ciks (company_id, cik)`,
     sql`create index stage_documents_accession on stage_documents (accession, line)`,
     sql`create index stage_listings_key on stage_listings (mic_code, ticker, line)`,
     sql`create index stage_listings_isin on stage_listings (isin, line)`,
@@ -105,6 +113,23 @@ export async function indexStage(db: StageDb): Promise<void> {
   for (const s of statements) await s.execute(db);
   // PostgreSQL plans temporary tables blind until they are analysed; SQLite gets statistics too.
   for (const t of TABLES) await sql`analyze ${sql.table(t)}`.execute(db);
+}
+
+/**
+ * One `stage_company_ciks` row per CIK of `stage_companies.other_ciks` (few companies hold any), so
+ * that the checks and the apply join them as rows.
+ */
+export async function stageOtherCiks(db: StageDb): Promise<void> {
+  const rows = await db
+    .selectFrom('stage_companies')
+    .select(['company_id', 'other_ciks', 'line'])
+    .where('other_ciks', 'is not', null)
+    .execute();
+  const writer = new StageWriter(db, 'stage_company_ciks');
+  for (const r of rows) {
+    for (const cik of (r.other_ciks ?? '').split(' ')) if (cik !== '') await writer.add([r.company_id, cik, r.line]);
+  }
+  await writer.flush();
 }
 
 /** Drops the stage (if there is one): a pooled connection must not keep it for the next import. */

@@ -7,7 +7,7 @@ import type { DatasetBundle } from './dataset-bundle.js';
 import { ImportError, type ImportIssue } from './issues.js';
 import { type Rates, rateKey } from './rates.js';
 import { renormalize } from './renormalize.js';
-import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter } from './stage.js';
+import { createStage, dropStage, indexStage, type StageDb, type StageTables, StageWriter, stageOtherCiks } from './stage.js';
 import { checkStage } from './stage-checks.js';
 import { markServed, writeFigureEvents, writeFilingEvents } from './write-events.js';
 
@@ -82,6 +82,7 @@ export async function stagedWrite<T>(
         if (issues.length === 0) {
           await options.onPhase?.('checking');
           await stageRates(stage, rates);
+          await stageOtherCiks(stage);
           await indexStage(stage);
           issues.push(...(await checkStage(stage)));
           for (const extra of extras) issues.push(...(await extra.check(conn)));

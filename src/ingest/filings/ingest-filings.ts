@@ -283,7 +283,7 @@ async function stageFilers(
     }
     // A new company only for a filer that gave something: a data set's quarterly filers are many.
     if (added !== undefined && staged.size > 0) {
-      await companies.add([added.companyId, added.name, added.country, added.lei, null, null, null, added.cik, ++line]);
+      await companies.add([added.companyId, added.name, added.country, added.lei, null, null, null, added.cik, null, ++line]);
       matcher.remember(added);
       summary.companies_added++;
     }

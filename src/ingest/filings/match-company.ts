@@ -99,9 +99,16 @@ export class CompanyMatcher {
     if (company.lei !== null) this.#byLei?.set(company.lei, company.companyId);
   }
 
+  /** A company's own CIK or LEI, and those that came with companies merged into it (design §19.4). */
   async #index(column: 'cik' | 'lei'): Promise<Map<string, string>> {
-    const rows = await this.db.selectFrom('companies').select(['company_id', column]).where(column, 'is not', null).execute();
-    return new Map(rows.map((r) => [r[column] as string, r.company_id]));
+    const [own, merged] = await Promise.all([
+      this.db.selectFrom('companies').select(['company_id', column]).where(column, 'is not', null).execute(),
+      this.db.selectFrom('company_identifiers').select(['company_id', 'value']).where('kind', '=', column).execute(),
+    ]);
+    return new Map([
+      ...own.map((r): [string, string] => [r[column] as string, r.company_id]),
+      ...merged.map((r): [string, string] => [r.value, r.company_id]),
+    ]);
   }
 
   async #names(): Promise<NameIndex> {

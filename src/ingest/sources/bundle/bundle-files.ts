@@ -13,14 +13,15 @@ export const BUNDLE_FILES = {
 export type BundleFile = keyof typeof BUNDLE_FILES;
 
 /**
- * Columns a file may carry after its own (design §5, §10.8): a company's SEC CIK, a filing's form,
+ * Columns a file may carry after its own (design §5, §10.8, §19.4): a company's SEC CIK and the
+ * other CIKs it files under (space-separated: a predecessor's, a merged company's), a filing's form,
  * accession number and main document (`ingest sec-submissions`), a document's kind (`financial`,
  * the default, or `sustainability`), and its source and that source's key (design §15). Bundles written before lack them and still import; export
  * always writes them.
  */
 export const OPTIONAL_COLUMNS: Readonly<Record<BundleFile, readonly string[]>> = {
   'fx_rates.csv': [],
-  'companies.csv': ['cik'],
+  'companies.csv': ['cik', 'other_ciks'],
   'listings.csv': [],
   'documents.csv': ['form', 'accession', 'kind', 'main_document_url', 'source', 'source_key'],
 };

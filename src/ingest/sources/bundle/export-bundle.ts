@@ -58,6 +58,17 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
 
   // Listings in the order they were added, so an import of the export ranks shared tickers alike.
   const companies = new CsvWriter(join(dir, 'companies.csv'), allColumns('companies.csv'));
+  // The CIKs companies also file under (design §19.4): few, held in memory.
+  const otherCiks = new Map<string, string[]>();
+  for (const i of await db
+    .selectFrom('company_identifiers')
+    .select(['company_id', 'value'])
+    .where('kind', '=', 'cik')
+    .orderBy('value')
+    .execute()) {
+    otherCiks.set(i.company_id, [...(otherCiks.get(i.company_id) ?? []), i.value]);
+  }
+  const otherCiksOf = (companyId: string) => otherCiks.get(companyId)?.join(' ') ?? null;
   const listings = new CsvWriter(join(dir, 'listings.csv'), BUNDLE_FILES['listings.csv']);
   type Row = {
     added_seq: number;
@@ -103,7 +114,17 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
     return q.orderBy('l.added_seq').orderBy('l.mic_code').orderBy('l.ticker').limit(PAGE).execute();
   })) {
     if (Number(l.is_primary) === 1) {
-      await companies.row([l.company_id, l.name, l.country, l.lei, l.ticker, l.mic_code, l.isin, l.cik]);
+      await companies.row([
+        l.company_id,
+        l.name,
+        l.country,
+        l.lei,
+        l.ticker,
+        l.mic_code,
+        l.isin,
+        l.cik,
+        otherCiksOf(l.company_id),
+      ]);
       summary.companies++;
     } else {
       await listings.row([l.company_id, l.ticker, l.mic_code, l.isin]);
@@ -127,7 +148,7 @@ export async function exportBundle(db: Kysely<Database>, dir: string, bundles: r
     if (after !== undefined) q = q.where('c.company_id', '>', after.company_id);
     return q.orderBy('c.company_id').limit(PAGE).execute();
   })) {
-    await companies.row([c.company_id, c.name, c.country, c.lei, null, null, null, c.cik]);
+    await companies.row([c.company_id, c.name, c.country, c.lei, null, null, null, c.cik, otherCiksOf(c.company_id)]);
     summary.companies++;
   }
   await companies.close();

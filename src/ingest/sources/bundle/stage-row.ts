@@ -30,7 +30,7 @@ export function stageRow(file: BundleFile, v: Record<string, string>, rates: Rat
       const c = checkCompany(v);
       if (!c.ok) return c;
       const r = c.row;
-      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin, r.cik] };
+      return { ok: true, row: [r.companyId, r.name, r.country, r.lei, r.ticker, r.micCode, r.isin, r.cik, r.otherCiks] };
     }
     case 'listings.csv': {
       const c = checkListing(v);

@@ -96,6 +96,22 @@ export interface CompanyRow {
   micCode: string | null;
   isin: string | null;
   cik: string | null;
+  /** Further CIKs, ten digits each, space-separated; null for none. */
+  otherCiks: string | null;
+}
+
+/** At most this many further CIKs a company: a few successions, not a list of filers. */
+const MAX_OTHER_CIKS = 20;
+
+function otherCiks(m: Messages, v: string, own: string | null): string | null {
+  const given = v.trim() === '' ? [] : v.trim().split(/\s+/);
+  const ciks = given.map((c) => cik(m, c));
+  if (ciks.includes(null)) return null;
+  const unique = [...new Set(ciks as string[])];
+  if (unique.length !== given.length) m.add('other_ciks names a CIK twice');
+  if (own !== null && unique.includes(own)) m.add(`other_ciks holds the company's own cik ${own}`);
+  if (unique.length > MAX_OTHER_CIKS) m.add(`other_ciks holds more than ${MAX_OTHER_CIKS} CIKs`);
+  return unique.length === 0 ? null : unique.join(' ');
 }
 
 export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
@@ -110,6 +126,7 @@ export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
   if (lei !== null && !isValidLei(lei)) m.add(`lei "${lei}" is not a valid LEI (shape or check digits)`);
   // A company added from its filings alone (design §19.1) has no listing: ticker and mic_code both empty.
   const unlisted = (v.ticker ?? '').trim() === '' && (v.mic_code ?? '').trim() === '';
+  const ownCik = cik(m, v.cik ?? '');
   if (unlisted && optional(v.isin ?? '') !== null) m.add('isin needs a listing: give its ticker and mic_code');
   return m.result({
     companyId,
@@ -119,7 +136,8 @@ export function checkCompany(v: Record<string, string>): Checked<CompanyRow> {
     ticker: unlisted ? null : ticker(m, v.ticker ?? ''),
     micCode: unlisted ? null : mic(m, v.mic_code ?? ''),
     isin: isin(m, v.isin ?? ''),
-    cik: cik(m, v.cik ?? ''),
+    cik: ownCik,
+    otherCiks: otherCiks(m, v.other_ciks ?? '', ownCik),
   });
 }
 

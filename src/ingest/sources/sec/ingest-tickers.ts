@@ -200,6 +200,7 @@ export async function ingestTickers(
               company.mic_code,
               company.isin,
               cik,
+              null,
               ++line,
             ]);
             companyId = company.company_id;
@@ -232,6 +233,7 @@ export async function ingestTickers(
             primary.mic,
             null,
             cik,
+            null,
             ++line,
           ]);
           taken.add(`${primary.mic}:${primary.ticker}`);
@@ -247,7 +249,7 @@ export async function ingestTickers(
           }
           companyId = secCompanyId(cik);
           const name = (group[0]?.name ?? '').slice(0, 300) || `CIK ${cik}`;
-          await companies.add([companyId, name, null, null, primary.ticker, primary.mic, null, cik, ++line]);
+          await companies.add([companyId, name, null, null, primary.ticker, primary.mic, null, cik, null, ++line]);
           taken.add(`${primary.mic}:${primary.ticker}`);
           summary.companies_added++;
           free.splice(0, free.length, ...rest);

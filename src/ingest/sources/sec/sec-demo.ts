@@ -19,6 +19,7 @@ import {
   selectFiguresAndConfirmations,
   selectionRules,
 } from '../../filings/select-figures.js';
+import { DEMO_SUCCESSIONS } from './demo-successions.js';
 import { mainDocumentUrl } from './ingest-submissions.js';
 import { readCompanyFacts } from './read-companyfacts.js';
 import { readDataSets } from './read-fsds.js';
@@ -62,7 +63,8 @@ const RULES = `- Filed figures (SEC companyfacts and data sets in \`filings/\`) 
  * Every figure of every spec in the SEC filings beside the reference data (`filings/`:
  * companyfacts files and data set zips), chosen by the very rules `bin/corpdata ingest` applies
  * (design §10), so the demo holds what an operator would get by ingesting those files. A filer is
- * matched to its demo company by CIK; one the demo's SEC ticker list lacks is reported, not added.
+ * matched to its demo company by CIK, or its successor's where the demo's reviewed list names one
+ * ({@link DEMO_SUCCESSIONS}); one the demo's SEC ticker list lacks is reported, not added.
  * The documents are the filings any spec's figures come from; `figures` is in the order of `specs`.
  */
 async function filedFigures({ dataDir, byKey, specs, hasRate, note }: DemoInput): Promise<DemoRows> {
@@ -93,7 +95,13 @@ async function filedFigures({ dataDir, byKey, specs, hasRate, note }: DemoInput)
   const figures: DemoFiledFigure[][] = specs.map(() => []);
   const skipped = specs.map(() => new Map<string, number>());
   for (const filer of [...byCik.values()].sort((a, b) => (a.cik < b.cik ? -1 : 1))) {
-    const company = byKey.get(`sec-cik:${Number(filer.cik)}`);
+    const succession = DEMO_SUCCESSIONS.get(Number(filer.cik));
+    const company = byKey.get(`sec-cik:${succession?.successor ?? Number(filer.cik)}`);
+    if (succession !== undefined && company !== undefined) {
+      note(
+        `filings: CIK ${filer.cik} (${filer.name}): placed under CIK ${succession.successor}, its successor (${succession.why})`,
+      );
+    }
     if (company === undefined) {
       // Only a filer with annual figures is worth a line: the data set's quarterly filers are many.
       const lost = rules.reduce((n, r) => n + selectFigures(filer.facts, [], r, () => undefined).length, 0);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpdata, ingestCli } from './support/cli.js';
 import { dialects } from './support/dialects.js';
-import { BETA, QUIET } from './support/fixture.js';
+import { BETA, GAMMA, QUIET } from './support/fixture.js';
 import { startApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 import { createTestDatabase } from './support/test-database.js';
 
@@ -24,6 +24,7 @@ interface Revenue {
 describe.each(dialects())('companies merge (%s)', (dialect) => {
   let t: TestApp;
   let key: string;
+  let accountId: string;
   const env = () => ({ CORPDATA_DATABASE: t.database.url, CORPDATA_SECRET: TEST_SECRET });
   const revenue = async (query: string) => {
     const res = await t.get(`/api/v1/revenues?${query}`, key);
@@ -42,7 +43,7 @@ describe.each(dialects())('companies merge (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startApp(dialect);
-    key = (await t.account({ credits: 1000 })).key;
+    ({ key, accountId } = await t.account({ credits: 1000 }));
   });
   afterAll(() => t.close());
   afterEach(() => t.expectLedgersBalance());
@@ -64,6 +65,23 @@ describe.each(dialects())('companies merge (%s)', (dialect) => {
   });
 
   it('moves a company into another: its id, ticker and LEI find it there, its purchases stay bought, an event tells of it', async () => {
+    // A webhook watching Beta (and Gamma); past every event, so that nothing is delivered to it here.
+    await t.db.kysely
+      .insertInto('webhook_endpoints')
+      .values({
+        endpoint_id: 'ep-watch',
+        account_id: accountId,
+        url: 'https://receiver.example/hook',
+        event_types: 'company.merged',
+        company_ids: `${GAMMA.id},${BETA.id}`,
+        datasets: 'revenues',
+        secret: 'unused',
+        status: 'active',
+        last_event_id: 1_000_000_000,
+        created_at: new Date().toISOString(),
+        deleted_at: null,
+      })
+      .execute();
     const bought = await revenue(`ticker=BETA&reporting_period=2024`);
     expect([bought.cost, bought.record.company_id]).toEqual([25, BETA.id]);
     const before = await companyCount();
@@ -74,6 +92,12 @@ describe.each(dialects())('companies merge (%s)', (dialect) => {
     expect(summary).toMatchObject({ merged: BETA.id, into: QUIET.id, listings: 1, purchases: 1, identifiers: 1 });
     expect(summary.figures).toBeGreaterThanOrEqual(4);
     expect(await companyCount()).toBe(before - 1);
+    const watch = await t.db.kysely
+      .selectFrom('webhook_endpoints')
+      .select('company_ids')
+      .where('endpoint_id', '=', 'ep-watch')
+      .executeTakeFirst();
+    expect(watch?.company_ids).toBe(`${GAMMA.id},${QUIET.id}`);
 
     // The servers pick up the new catalog after the data version moved (polled by search, which buys nothing).
     const searched = async () => {

@@ -32,21 +32,27 @@ export interface CompanyShown {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function requireCompany(db: Kysely<Database>, id: string, role: string) {
-  const key = id.trim().toLowerCase();
-  if (!UUID.test(key)) throw new Error(`${role} "${id}" is not a company_id (UUID)`);
-  const row = await db.selectFrom('companies').selectAll().where('company_id', '=', key).executeTakeFirst();
-  if (row !== undefined) return row;
-  const held = await db
+/** The company a former company_id was merged into, if `key` is one. */
+async function mergedInto(db: Kysely<Database>, key: string): Promise<string | undefined> {
+  const row = await db
     .selectFrom('company_identifiers')
     .select('company_id')
     .where('kind', '=', 'company_id')
     .where('value', '=', key)
     .executeTakeFirst();
+  return row?.company_id;
+}
+
+async function requireCompany(db: Kysely<Database>, id: string, role: string) {
+  const key = id.trim().toLowerCase();
+  if (!UUID.test(key)) throw new Error(`${role} "${id}" is not a company_id (UUID)`);
+  const row = await db.selectFrom('companies').selectAll().where('company_id', '=', key).executeTakeFirst();
+  if (row !== undefined) return row;
+  const holder = await mergedInto(db, key);
   throw new Error(
-    held === undefined
+    holder === undefined
       ? `${role} ${key}: no such company`
-      : `${role} ${key} was merged into ${held.company_id} already: name that company instead`,
+      : `${role} ${key} was merged into ${holder} already: name that company instead`,
   );
 }
 
@@ -191,16 +197,10 @@ async function rewriteWatchlists(trx: Transaction<Database>, from: string, into:
 /** `companies show ID`: the company of ID (a former id finds the company it was merged into). */
 export async function showCompany(db: Kysely<Database>, id: string): Promise<CompanyShown> {
   const key = id.trim().toLowerCase();
-  const held = await db
-    .selectFrom('company_identifiers')
-    .select('company_id')
-    .where('kind', '=', 'company_id')
-    .where('value', '=', key)
-    .executeTakeFirst();
   const company = await db
     .selectFrom('companies')
     .selectAll()
-    .where('company_id', '=', held?.company_id ?? key)
+    .where('company_id', '=', (await mergedInto(db, key)) ?? key)
     .executeTakeFirst();
   if (company === undefined) throw new Error(`${id}: no such company`);
   const [identifiers, listings, documents] = await Promise.all([
